@@ -1,0 +1,80 @@
+// The context a task's execute() receives: who this thread is within the task, the
+// task's barrier and shared memory, and the ways to create and release other tasks.
+#pragma once
+
+#include <cstddef>
+
+#include "runtime/device_view.cuh"
+
+namespace apiary {
+
+#if defined(__CUDACC__)
+
+// Synchronizes only the `threads` threads of one task, never the whole block:
+// sub-warp tasks use their lane mask, warp tasks __syncwarp, multi-warp tasks a named
+// barrier (ids 1..15; the scheduler keeps id 0 for its own block-wide barrier).
+template <int threads>
+struct TaskBarrier {
+  unsigned lane_mask = 0xffffffffu;
+  int barrier_id = 0;
+
+  __device__ void sync() const {
+    if constexpr (threads < 32) {
+      __syncwarp(lane_mask);
+    } else if constexpr (threads == 32) {
+      __syncwarp();
+    } else {
+      asm volatile("bar.sync %0, %1;" ::"r"(barrier_id), "r"(threads) : "memory");
+    }
+  }
+};
+
+template <class V, class Task>
+class TaskContext {
+ public:
+  using Env = decltype(V::env);
+  static constexpr int threads = Task::threads;
+
+  __device__ TaskContext(const V& view, int rank, void* shared, TaskBarrier<threads> barrier)
+      : view_(view), rank_(rank), shared_(shared), barrier_(barrier) {}
+
+  // Rank of this thread within the task, 0 .. size() - 1.
+  __device__ int rank() const { return rank_; }
+  __device__ static constexpr int size() { return threads; }
+  // Barrier over this task's threads only.
+  __device__ void sync() const { barrier_.sync(); }
+  // This task's shared memory (Task::shared_bytes bytes, 16-byte aligned).
+  __device__ void* shared() const { return shared_; }
+  template <class U>
+  __device__ U* shared_as() const {
+    return static_cast<U*>(shared_);
+  }
+  __device__ const Env& env() const { return view_.env; }
+  // True once the run was aborted (an error elsewhere, or the watchdog): a long task
+  // may poll it to stop early.
+  __device__ bool aborted() const { return apiary::aborted(view_); }
+
+  // Creates a task of type T, ready to run (in its phase).
+  template <class T>
+  __device__ void enqueue(const typename T::Item& item) const {
+    enqueue_task<T>(view_, item);
+  }
+  // Creates a task of type T that runs once `dep` has been resolved `predecessors` times
+  // (resolves that come before this call count too). Call once per use of `dep`.
+  template <class T>
+  __device__ void enqueue_after(Dependency& dep, int predecessors, const typename T::Item& item) const {
+    enqueue_after_task<T>(view_, dep, predecessors, item);
+  }
+  // One predecessor of the task behind `dep` is done.
+  __device__ void resolve(Dependency& dep) const { resolve_dependency(view_, dep); }
+
+ private:
+  const V& view_;
+  int rank_;
+  void* shared_;
+  TaskBarrier<threads> barrier_;
+};
+
+#endif  // __CUDACC__
+
+}  // namespace apiary

@@ -1,0 +1,108 @@
+// RAII owner of device memory (cudaMalloc; never managed memory) and pinned host memory.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <span>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "runtime/cuda_check.hpp"
+
+namespace apiary {
+
+template <class T>
+class DeviceBuffer {
+  static_assert(std::is_trivially_copyable_v<T>, "device buffers hold trivially copyable types");
+
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(std::size_t count) { allocate(count); }
+  explicit DeviceBuffer(std::span<const T> host) {
+    allocate(host.size());
+    copy_from(host);
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  DeviceBuffer(DeviceBuffer&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
+    if (this != &other) {
+      release();
+      data_ = std::exchange(other.data_, nullptr);
+      size_ = std::exchange(other.size_, 0);
+    }
+    return *this;
+  }
+  ~DeviceBuffer() { release(); }
+
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+  std::size_t size() const { return size_; }
+  std::size_t bytes() const { return size_ * sizeof(T); }
+  bool empty() const { return size_ == 0; }
+
+  void copy_from(std::span<const T> host, cudaStream_t stream = nullptr) {
+    if (host.size() > size_) throw std::length_error("DeviceBuffer::copy_from: source larger than buffer");
+    if (host.empty()) return;
+    APIARY_CUDA_CHECK(cudaMemcpyAsync(data_, host.data(), host.size_bytes(), cudaMemcpyHostToDevice, stream));
+    APIARY_CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
+  std::vector<T> to_host(cudaStream_t stream = nullptr) const {
+    std::vector<T> out(size_);
+    if (size_ == 0) return out;
+    APIARY_CUDA_CHECK(cudaMemcpyAsync(out.data(), data_, bytes(), cudaMemcpyDeviceToHost, stream));
+    APIARY_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return out;
+  }
+  void fill_zero(cudaStream_t stream = nullptr) {
+    if (size_ != 0) APIARY_CUDA_CHECK(cudaMemsetAsync(data_, 0, bytes(), stream));
+  }
+
+ private:
+  void allocate(std::size_t count) {
+    if (count == 0) return;
+    APIARY_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&data_), count * sizeof(T)));
+    size_ = count;
+  }
+  void release() noexcept {
+    if (data_ != nullptr) cudaFree(data_);  // no throw from a destructor
+    data_ = nullptr;
+    size_ = 0;
+  }
+
+  T* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+// Pinned, device-mapped host memory: the device writes diagnostics here that the host
+// can still read after a kernel has trapped and the context is unusable.
+template <class T>
+class MappedHostBuffer {
+  static_assert(std::is_trivially_copyable_v<T>);
+
+ public:
+  explicit MappedHostBuffer(std::size_t count = 1) : size_(count) {
+    APIARY_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&host_), count * sizeof(T), cudaHostAllocMapped));
+    std::fill(host_, host_ + count, T{});
+    APIARY_CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_), host_, 0));
+  }
+  MappedHostBuffer(const MappedHostBuffer&) = delete;
+  MappedHostBuffer& operator=(const MappedHostBuffer&) = delete;
+  ~MappedHostBuffer() {
+    if (host_ != nullptr) cudaFreeHost(host_);
+  }
+  T* host() { return host_; }
+  T* device() { return device_; }
+  std::size_t size() const { return size_; }
+
+ private:
+  T* host_ = nullptr;
+  T* device_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+}  // namespace apiary

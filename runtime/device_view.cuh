@@ -1,0 +1,143 @@
+// What device code sees of a run: the queues, the control counters, the waiting
+// storage, the trace buffer and the user's environment, with the operations tasks
+// use (enqueue, enqueue behind a dependency, resolve). Schedulers build on these.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "runtime/dependency.hpp"
+#include "runtime/portable.hpp"
+#include "runtime/queue.hpp"
+#include "runtime/state.hpp"
+#include "runtime/task.hpp"
+#include "runtime/waiting_storage.hpp"
+
+namespace apiary {
+
+struct NoEnv {};
+
+template <class P, class Env>
+struct DeviceView {
+  using Program = P;
+  QueueView queues[P::type_count];
+  RunControl* control = nullptr;
+  long long* phase_pending = nullptr;  // per phase: queued + waiting + running tasks
+  int* dequeuers = nullptr;            // per phase: blocks inside a dequeue of that phase
+  std::uint32_t* wait_state = nullptr;
+  std::uint32_t* wait_queue = nullptr;
+  unsigned char* wait_items = nullptr;
+  std::uint32_t wait_capacity = 0;
+  TraceRecord* trace = nullptr;  // null when tracing is off
+  unsigned long long* trace_count = nullptr;
+  std::uint32_t trace_capacity = 0;
+  WatchdogReport* report = nullptr;  // mapped host memory
+  unsigned long long watchdog_ns = 0;
+  bool cyclic = false;
+  Env env{};
+
+  static constexpr std::size_t wait_stride = (P::max_item_bytes + 15) / 16 * 16;
+};
+
+#if defined(__CUDACC__)
+
+__device__ inline unsigned long long global_time_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+__device__ inline unsigned sm_id() {
+  unsigned id;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+  return id;
+}
+
+// Records the first error and aborts the run.
+template <class V>
+__device__ void raise_error(const V& v, ErrorCode code, int queue) {
+  int expected = 0;
+  if (atomic_ref<int>(v.control->error).compare_exchange_strong(expected, static_cast<int>(code)))
+    atomic_ref<int>(v.control->error_queue).store(queue);
+  atomic_ref<int>(v.control->abort).store(1);
+}
+
+template <class V>
+__device__ bool aborted(const V& v) {
+  return atomic_ref<int>(v.control->abort).load(cuda::std::memory_order_relaxed) != 0;
+}
+
+// Puts an item into queue Q. `new_task` is false when a task moves from waiting
+// storage (it was counted in its phase when it was created).
+template <std::size_t Q, class V>
+__device__ void push_item(const V& v, const typename V::Program::template type_at<Q>::Item& item, bool new_task) {
+  using P = typename V::Program;
+  // Count first: a consumer could run and retire the task before the counters rose.
+  atomic_ref<long long>(v.control->active).fetch_add(1);
+  constexpr int phase = P::phase_of_queue[Q];
+  if constexpr (phase >= 0) {
+    if (new_task) atomic_ref<long long>(v.phase_pending[phase]).fetch_add(1);
+  }
+  const PushResult r = queue_push(v.queues[Q], item, &v.control->abort);
+  if (r == PushResult::overflow) raise_error(v, ErrorCode::queue_overflow, static_cast<int>(Q));
+}
+
+// Moves a task whose last dependency was just resolved from waiting storage to its queue.
+template <class V>
+__device__ void move_to_queue(const V& v, std::uint32_t slot) {
+  using P = typename V::Program;
+  if (slot == kNoSlot) return;  // its reservation failed; the error is already raised
+  const std::uint32_t q = v.wait_queue[slot];
+  dispatch_queue<P>(q, [&]<std::size_t Q>() {
+    using Item = typename P::template type_at<Q>::Item;
+    const Item item = *reinterpret_cast<const Item*>(v.wait_items + std::size_t{slot} * V::wait_stride);
+    release_slot(v.wait_state, slot);
+    atomic_ref<long long>(v.control->waiting).fetch_sub(1);
+    push_item<Q>(v, item, false);
+  });
+}
+
+template <class T, class V>
+__device__ void enqueue_task(const V& v, const typename T::Item& item) {
+  using P = typename V::Program;
+  static_assert(P::template contains<T>, "enqueue<T>: T is not a task type of this program");
+  push_item<P::template queue_of<T>>(v, item, true);
+}
+
+// Creates a task of type T that starts after `predecessors` resolves of `dep`.
+template <class T, class V>
+__device__ void enqueue_after_task(const V& v, Dependency& dep, int predecessors, const typename T::Item& item) {
+  using P = typename V::Program;
+  static_assert(P::template contains<T>, "enqueue_after<T>: T is not a task type of this program");
+  constexpr std::size_t q = P::template queue_of<T>;
+  if (predecessors < 0) {
+    raise_error(v, ErrorCode::bad_dependency, static_cast<int>(q));
+    return;
+  }
+  constexpr int phase = P::phase_of_queue[q];
+  if constexpr (phase >= 0) atomic_ref<long long>(v.phase_pending[phase]).fetch_add(1);
+  const long long w = atomic_ref<long long>(v.control->waiting).fetch_add(1) + 1;
+  atomic_ref<long long> peak(v.control->peak_waiting);
+  if (peak.load(cuda::std::memory_order_relaxed) < w) peak.fetch_max(w);
+  const bool owner = create_behind(dep, predecessors, [&]() -> std::uint32_t {
+    const std::uint32_t slot =
+        reserve_slot(v.wait_state, v.wait_capacity, reinterpret_cast<std::uint64_t>(&dep));
+    if (slot == kNoSlot) {
+      raise_error(v, ErrorCode::waiting_overflow, static_cast<int>(q));
+      return kNoSlot;
+    }
+    v.wait_queue[slot] = static_cast<std::uint32_t>(q);
+    *reinterpret_cast<typename T::Item*>(v.wait_items + std::size_t{slot} * V::wait_stride) = item;
+    return slot;
+  });
+  if (owner) move_to_queue(v, dep.slot);
+}
+
+template <class V>
+__device__ void resolve_dependency(const V& v, Dependency& dep) {
+  if (resolve_counter(dep)) move_to_queue(v, atomic_ref<std::uint32_t>(dep.slot).load());
+}
+
+#endif  // __CUDACC__
+
+}  // namespace apiary

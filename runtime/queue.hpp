@@ -1,0 +1,102 @@
+// Per-type device queue: a bounded multi-producer multi-consumer FIFO ring.
+//
+// Every slot carries a sequence number (Vyukov's bounded MPMC queue): a producer that
+// reserved position p may write slot p % capacity once its sequence reads p; it
+// publishes by storing p + 1. A consumer that reserved p waits for p + 1, reads, and
+// frees the slot for the next lap by storing p + capacity. Producers reserve with one
+// fetch_add on the tail; consumers reserve whole batches with one CAS on the head.
+//
+// A producer that finds its slot still holding an item that no consumer has reserved
+// has overflowed the queue: it reports that instead of waiting (a wait could hang).
+// Everything is written for host and device so the protocol runs in CPU stress tests.
+#pragma once
+
+#include <cstdint>
+
+#include "runtime/portable.hpp"
+
+namespace apiary {
+
+struct QueueCounters {
+  unsigned long long head = 0;      // next position to hand to a consumer
+  unsigned long long tail = 0;      // next position to hand to a producer
+  unsigned long long executed = 0;  // tasks completed from this queue (statistics)
+  unsigned long long peak = 0;      // highest fill seen by a producer
+};
+
+struct QueueView {
+  void* items = nullptr;               // capacity work items
+  unsigned long long* seq = nullptr;   // capacity sequence numbers
+  QueueCounters* counters = nullptr;
+  std::uint32_t capacity = 0;          // a power of two
+};
+
+enum class PushResult { ok, overflow, aborted };
+
+// `abort` is polled while waiting so that a failed run never spins forever.
+template <class Item>
+APIARY_HD PushResult queue_push(const QueueView& q, const Item& item, const int* abort) {
+  using u64 = unsigned long long;
+  const u64 mask = q.capacity - 1;
+  const u64 pos = atomic_ref<u64>(q.counters->tail).fetch_add(1, cuda::std::memory_order_relaxed);
+  atomic_ref<u64> seq(q.seq[pos & mask]);
+  u64 head = 0;
+  while (seq.load(cuda::std::memory_order_acquire) != pos) {
+    head = atomic_ref<u64>(q.counters->head).load(cuda::std::memory_order_relaxed);
+    // The previous lap's item is still there and no consumer has claimed it: full.
+    if (head + q.capacity <= pos) return PushResult::overflow;
+    if (abort != nullptr && atomic_ref<const int>(*abort).load(cuda::std::memory_order_relaxed) != 0)
+      return PushResult::aborted;
+    spin_pause();  // a consumer has claimed it and is reading it right now
+  }
+  static_cast<Item*>(q.items)[pos & mask] = item;
+  seq.store(pos + 1, cuda::std::memory_order_release);
+
+  head = atomic_ref<u64>(q.counters->head).load(cuda::std::memory_order_relaxed);
+  const u64 fill = pos + 1 > head ? pos + 1 - head : 0;
+  atomic_ref<u64> peak(q.counters->peak);
+  if (peak.load(cuda::std::memory_order_relaxed) < fill) peak.fetch_max(fill, cuda::std::memory_order_relaxed);
+  return PushResult::ok;
+}
+
+// Claims up to `want` consecutive positions; returns how many, the first in *first.
+APIARY_HD inline std::uint32_t queue_claim(const QueueView& q, std::uint32_t want, unsigned long long* first) {
+  using u64 = unsigned long long;
+  atomic_ref<u64> head_ref(q.counters->head);
+  u64 head = head_ref.load(cuda::std::memory_order_relaxed);
+  for (;;) {
+    const u64 tail = atomic_ref<u64>(q.counters->tail).load(cuda::std::memory_order_relaxed);
+    if (tail <= head) return 0;
+    const u64 avail = tail - head;
+    const std::uint32_t n = avail < want ? static_cast<std::uint32_t>(avail) : want;
+    if (head_ref.compare_exchange_weak(head, head + n, cuda::std::memory_order_relaxed)) {
+      *first = head;
+      return n;
+    }
+  }
+}
+
+// Reads the item at a claimed position (waiting for its producer to publish it) and
+// frees the slot. False when the run was aborted while waiting.
+template <class Item>
+APIARY_HD bool queue_take(const QueueView& q, unsigned long long pos, Item* out, const int* abort) {
+  const unsigned long long mask = q.capacity - 1;
+  atomic_ref<unsigned long long> seq(q.seq[pos & mask]);
+  while (seq.load(cuda::std::memory_order_acquire) != pos + 1) {
+    if (abort != nullptr && atomic_ref<const int>(*abort).load(cuda::std::memory_order_relaxed) != 0)
+      return false;
+    spin_pause();
+  }
+  *out = static_cast<const Item*>(q.items)[pos & mask];
+  seq.store(pos + q.capacity, cuda::std::memory_order_release);
+  return true;
+}
+
+APIARY_HD inline unsigned long long queue_fill(const QueueView& q) {
+  using u64 = unsigned long long;
+  const u64 head = atomic_ref<u64>(q.counters->head).load(cuda::std::memory_order_relaxed);
+  const u64 tail = atomic_ref<u64>(q.counters->tail).load(cuda::std::memory_order_relaxed);
+  return tail > head ? tail - head : 0;
+}
+
+}  // namespace apiary

@@ -1,0 +1,309 @@
+// The host side of a run: allocates the queues, waiting storage and counters of a
+// program, takes initial work (seed), prepares the device state before a run and
+// turns the device counters into RunStats or a clear error afterwards.
+//
+//   apiary::Runtime<Program, Env> rt(options, env);
+//   rt.seed<CreateLeg>(items);
+//   apiary::RunStats s = rt.run(apiary::Scheduler::megakernel, stream);   // schedulers/run.cuh
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "runtime/context.cuh"
+#include "runtime/cuda_check.hpp"
+#include "runtime/device_buffer.hpp"
+#include "runtime/device_view.cuh"
+#include "runtime/errors.hpp"
+#include "runtime/scheduler.hpp"
+#include "runtime/stats.hpp"
+#include "runtime/text.hpp"
+#include "runtime/trace.hpp"
+
+namespace apiary {
+
+struct RunOptions {
+  std::uint32_t queue_capacity = 1u << 20;   // per task type; rounded up to a power of two
+  std::uint32_t waiting_capacity = 1u << 16; // slots of waiting storage
+  bool cyclic = false;                       // after the last phase the first runs again
+  bool trace = false;                        // record every task (type, SM, start, end)
+  std::uint32_t trace_capacity = 1u << 22;   // records kept when tracing
+  double watchdog_seconds = 10.0;            // abort after this long without progress; 0: off
+  int blocks_per_sm = 0;                     // megakernel: 0 = as many as fit
+};
+
+namespace detail {
+
+__global__ void init_sequences(unsigned long long* seq, std::uint32_t capacity, std::uint32_t seeded) {
+  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < capacity; i += gridDim.x * blockDim.x)
+    seq[i] = i < seeded ? i + 1 : i;  // seeded slots published, the rest free for lap 0
+}
+
+}  // namespace detail
+
+// A zero-initialised array of dependencies in device memory.
+inline DeviceBuffer<Dependency> make_dependencies(std::size_t count, cudaStream_t stream = nullptr) {
+  DeviceBuffer<Dependency> d(count);
+  d.fill_zero(stream);
+  APIARY_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return d;
+}
+
+template <class P, class Env = NoEnv>
+class Runtime {
+ public:
+  using Program = P;
+  using View = DeviceView<P, Env>;
+  static constexpr std::size_t kTypes = P::type_count;
+  static constexpr std::size_t kPhases = P::phase_count;
+
+  explicit Runtime(RunOptions options = {}, Env env = {}) : options_(options), env_(env), report_(1) {
+    if (options_.waiting_capacity == 0) options_.waiting_capacity = 1;
+    for (std::size_t q = 0; q < kTypes; ++q) allocate_queue(q, options_.queue_capacity);
+    counters_ = DeviceBuffer<QueueCounters>(kTypes);
+    control_ = DeviceBuffer<RunControl>(1);
+    phase_pending_ = DeviceBuffer<long long>(std::max<std::size_t>(kPhases, 1));
+    dequeuers_ = DeviceBuffer<int>(std::max<std::size_t>(kPhases, 1));
+    wait_state_ = DeviceBuffer<std::uint32_t>(options_.waiting_capacity);
+    wait_queue_ = DeviceBuffer<std::uint32_t>(options_.waiting_capacity);
+    wait_items_ = DeviceBuffer<unsigned char>(std::size_t{options_.waiting_capacity} * View::wait_stride);
+    wait_state_.fill_zero();
+    if (options_.trace) {
+      trace_ = DeviceBuffer<TraceRecord>(options_.trace_capacity);
+      trace_count_ = DeviceBuffer<unsigned long long>(1);
+    }
+  }
+
+  // Capacity of one task type's queue (rounded up to a power of two).
+  template <class T>
+  void set_queue_capacity(std::uint32_t capacity) {
+    allocate_queue(P::template queue_of<T>, capacity);
+  }
+
+  // Initial work for the next run.
+  template <class T>
+  void seed(std::span<const typename T::Item> items) {
+    static_assert(P::template contains<T>, "seed<T>: T is not a task type of this program");
+    auto& bytes = seeds_[P::template queue_of<T>];
+    const auto* p = reinterpret_cast<const unsigned char*>(items.data());
+    bytes.insert(bytes.end(), p, p + items.size_bytes());
+  }
+  template <class T>
+  void seed(const typename T::Item& item) {
+    seed<T>(std::span<const typename T::Item>(&item, 1));
+  }
+
+  // Executes everything seeded (and all it creates) under one scheduler.
+  RunStats run(Scheduler scheduler, cudaStream_t stream = nullptr);  // in schedulers/run.cuh
+
+  const RunOptions& options() const { return options_; }
+  Env& env() { return env_; }
+  const std::vector<TraceRecord>& trace() const { return trace_records_; }
+  void write_trace(const std::filesystem::path& path, Scheduler scheduler) const {
+    const auto names = P::type_names();
+    write_chrome_trace(path, trace_records_, names, std::string(to_string(scheduler)));
+  }
+
+  // ---- for schedulers ----
+
+  // Resets the device state, uploads the seeds and returns the view of this run.
+  View prepare(cudaStream_t stream) {
+    counters_.fill_zero(stream);
+    phase_pending_.fill_zero(stream);
+    dequeuers_.fill_zero(stream);
+    wait_state_.fill_zero(stream);
+    if (options_.trace) trace_count_.fill_zero(stream);
+    std::vector<QueueCounters> counters(kTypes);
+    std::vector<long long> pending(std::max<std::size_t>(kPhases, 1), 0);
+    RunControl control;
+    for (std::size_t q = 0; q < kTypes; ++q) {
+      const std::uint32_t n = seeded_count(q);
+      if (n > capacity_[q])
+        throw OverflowError(cat("seeding ", n, " tasks of type ", P::type_names()[q],
+                                " overflows its queue (capacity ", capacity_[q],
+                                "): raise RunOptions::queue_capacity"));
+      if (n > 0)
+        APIARY_CUDA_CHECK(cudaMemcpyAsync(items_[q].data(), seeds_[q].data(), seeds_[q].size(),
+                                          cudaMemcpyHostToDevice, stream));
+      detail::init_sequences<<<std::min<std::uint32_t>((capacity_[q] + 255) / 256, 1024), 256, 0, stream>>>(
+          seq_[q].data(), capacity_[q], n);
+      APIARY_CUDA_CHECK_LAUNCH();
+      counters[q].tail = n;
+      counters[q].peak = n;
+      control.active += n;
+      if (P::phase_of_queue[q] >= 0) pending[P::phase_of_queue[q]] += n;
+    }
+    control.phase = 0;
+    for (std::size_t p = 0; p < kPhases; ++p)
+      if (pending[p] > 0) {
+        control.phase = static_cast<int>(p);
+        break;
+      }
+    APIARY_CUDA_CHECK(cudaMemcpyAsync(counters_.data(), counters.data(), sizeof(QueueCounters) * kTypes,
+                                      cudaMemcpyHostToDevice, stream));
+    APIARY_CUDA_CHECK(cudaMemcpyAsync(control_.data(), &control, sizeof(RunControl), cudaMemcpyHostToDevice, stream));
+    APIARY_CUDA_CHECK(cudaMemcpyAsync(phase_pending_.data(), pending.data(), sizeof(long long) * pending.size(),
+                                      cudaMemcpyHostToDevice, stream));
+    APIARY_CUDA_CHECK(cudaStreamSynchronize(stream));  // `counters`, `control`, `pending` live on this stack
+    for (auto& s : seeds_) s.clear();
+    *report_.host() = WatchdogReport{};
+
+    View v;
+    for (std::size_t q = 0; q < kTypes; ++q)
+      v.queues[q] = QueueView{items_[q].data(), seq_[q].data(), counters_.data() + q, capacity_[q]};
+    v.control = control_.data();
+    v.phase_pending = phase_pending_.data();
+    v.dequeuers = dequeuers_.data();
+    v.wait_state = wait_state_.data();
+    v.wait_queue = wait_queue_.data();
+    v.wait_items = wait_items_.data();
+    v.wait_capacity = options_.waiting_capacity;
+    v.trace = options_.trace ? trace_.data() : nullptr;
+    v.trace_count = options_.trace ? trace_count_.data() : nullptr;
+    v.trace_capacity = options_.trace ? options_.trace_capacity : 0;
+    v.report = report_.device();
+    v.watchdog_ns = static_cast<unsigned long long>(options_.watchdog_seconds * 1e9);
+    v.cyclic = options_.cyclic;
+    v.env = env_;
+    return v;
+  }
+
+  // Waits for the run, turns a trapped kernel into a WatchdogError, checks the error
+  // flags and fills the statistics.
+  RunStats finish(Scheduler scheduler, cudaStream_t stream) {
+    const cudaError_t sync = cudaStreamSynchronize(stream);
+    if (sync != cudaSuccess) {
+      if (report_.host()->fired) throw WatchdogError(watchdog_message(*report_.host(), true));
+      cuda_check(sync, "cudaStreamSynchronize (end of run)", __FILE__, __LINE__);
+    }
+    RunControl control;
+    APIARY_CUDA_CHECK(cudaMemcpy(&control, control_.data(), sizeof control, cudaMemcpyDeviceToHost));
+    const std::vector<QueueCounters> counters = counters_.to_host();
+    const auto names = P::type_names();
+
+    switch (static_cast<ErrorCode>(control.error)) {
+      case ErrorCode::none: break;
+      case ErrorCode::queue_overflow:
+        throw OverflowError(cat("queue of task type ", names.at(control.error_queue), " overflowed its capacity of ",
+                                capacity_.at(control.error_queue),
+                                " items: raise RunOptions::queue_capacity (or set_queue_capacity<",
+                                names.at(control.error_queue), ">)"));
+      case ErrorCode::waiting_overflow:
+        throw OverflowError(cat("waiting storage overflowed its capacity of ", options_.waiting_capacity,
+                                " slots while creating a task of type ", names.at(control.error_queue),
+                                ": raise RunOptions::waiting_capacity"));
+      case ErrorCode::watchdog: throw WatchdogError(watchdog_message(*report_.host(), false));
+      case ErrorCode::phase_order:
+        throw RunError(cat("a task of type ", names.at(control.error_queue),
+                           " was created after its phase had finished, in a program that is not cyclic: set "
+                           "RunOptions::cyclic"));
+      case ErrorCode::bad_dependency:
+        throw RunError(cat("enqueue_after<", names.at(control.error_queue), "> was given a negative predecessor count"));
+    }
+    if (control.waiting > 0) throw TasksLeftWaitingError(left_waiting_message(control.waiting));
+
+    RunStats s;
+    s.scheduler = scheduler;
+    s.tasks_per_phase.assign(kPhases, 0);
+    for (std::size_t q = 0; q < kTypes; ++q) {
+      TypeStats t;
+      t.name = names[q];
+      t.phase = P::phase_of_queue[q];
+      t.executed = counters[q].executed;
+      t.peak_fill = counters[q].peak;
+      t.capacity = capacity_[q];
+      s.types.push_back(t);
+      if (t.phase >= 0) s.tasks_per_phase[t.phase] += t.executed;
+    }
+    for_each_queue<P>([&]<std::size_t Q>() { s.types[Q].threads = P::template type_at<Q>::threads; });
+    s.phase_switches = control.phase_switches;
+    s.peak_waiting = static_cast<std::uint64_t>(control.peak_waiting);
+    s.waiting_capacity = options_.waiting_capacity;
+    if (options_.trace) {
+      unsigned long long n = trace_count_.to_host()[0];
+      n = std::min<unsigned long long>(n, options_.trace_capacity);
+      trace_records_.resize(n);
+      if (n > 0)
+        APIARY_CUDA_CHECK(
+            cudaMemcpy(trace_records_.data(), trace_.data(), n * sizeof(TraceRecord), cudaMemcpyDeviceToHost));
+      s.trace_records = n;
+    }
+    return s;
+  }
+
+  std::uint32_t capacity(std::size_t q) const { return capacity_[q]; }
+
+ private:
+  void allocate_queue(std::size_t q, std::uint32_t capacity) {
+    if (capacity == 0) capacity = 1;
+    if (capacity > (1u << 31)) throw std::invalid_argument("queue capacity above 2^31 items");
+    capacity = std::bit_ceil(capacity);
+    dispatch_queue<P>(q, [&]<std::size_t Q>() {
+      items_[Q] = DeviceBuffer<unsigned char>(std::size_t{capacity} * sizeof(typename P::template type_at<Q>::Item));
+    });
+    seq_[q] = DeviceBuffer<unsigned long long>(capacity);
+    capacity_[q] = capacity;
+  }
+
+  std::uint32_t seeded_count(std::size_t q) const {
+    std::uint32_t n = 0;
+    dispatch_queue<P>(q, [&]<std::size_t Q>() {
+      n = static_cast<std::uint32_t>(seeds_[Q].size() / sizeof(typename P::template type_at<Q>::Item));
+    });
+    return n;
+  }
+
+  std::string left_waiting_message(long long waiting) {
+    const std::vector<std::uint32_t> state = wait_state_.to_host();
+    const std::vector<std::uint32_t> queue = wait_queue_.to_host();
+    std::array<long long, kTypes> per_type{};
+    for (std::size_t s = 0; s < state.size(); ++s)
+      if (state[s] != 0 && queue[s] < kTypes) ++per_type[queue[s]];
+    const auto names = P::type_names();
+    std::string detail;
+    for (std::size_t q = 0; q < kTypes; ++q)
+      if (per_type[q] > 0) detail += cat(detail.empty() ? "" : ", ", per_type[q], " of type ", names[q]);
+    return cat("the run ended with ", waiting, " task(s) still waiting for dependencies that were never resolved (",
+               detail, ")");
+  }
+
+  std::string watchdog_message(const WatchdogReport& r, bool trapped) const {
+    const auto names = P::type_names();
+    std::string fills;
+    for (int q = 0; q < r.queue_count && q < kMaxReportedQueues; ++q)
+      fills += cat(q ? ", " : "", names[q], "=", r.fill[q]);
+    return cat("watchdog: no task finished for ", r.idle_ns / 1e9, " s (limit ", options_.watchdog_seconds,
+               " s); phase ", r.phase, ", ", r.active, " task(s) queued or running, ", r.waiting,
+               " waiting; queue fill: ", fills,
+               trapped ? ". A task never returned, so the kernel was stopped (the CUDA context is no longer usable)"
+                       : "");
+  }
+
+  RunOptions options_;
+  Env env_;
+  std::array<DeviceBuffer<unsigned char>, kTypes> items_;
+  std::array<DeviceBuffer<unsigned long long>, kTypes> seq_;
+  std::array<std::uint32_t, kTypes> capacity_{};
+  std::array<std::vector<unsigned char>, kTypes> seeds_;
+  DeviceBuffer<QueueCounters> counters_;
+  DeviceBuffer<RunControl> control_;
+  DeviceBuffer<long long> phase_pending_;
+  DeviceBuffer<int> dequeuers_;
+  DeviceBuffer<std::uint32_t> wait_state_;
+  DeviceBuffer<std::uint32_t> wait_queue_;
+  DeviceBuffer<unsigned char> wait_items_;
+  DeviceBuffer<TraceRecord> trace_;
+  DeviceBuffer<unsigned long long> trace_count_;
+  MappedHostBuffer<WatchdogReport> report_;
+  std::vector<TraceRecord> trace_records_;
+};
+
+}  // namespace apiary

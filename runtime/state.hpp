@@ -1,0 +1,57 @@
+// The device-side state of one run, shared by all schedulers.
+#pragma once
+
+#include <cstdint>
+
+#include "runtime/queue.hpp"
+
+namespace apiary {
+
+inline constexpr int kMaxReportedQueues = 64;
+
+enum class ErrorCode : int {
+  none = 0,
+  queue_overflow = 1,
+  waiting_overflow = 2,
+  watchdog = 3,
+  phase_order = 4,        // work entered a finished phase of a non-cyclic program
+  bad_dependency = 5,     // negative predecessor count
+};
+
+// Run-wide counters. `active` counts queued + running tasks: when it reads 0 nothing
+// can create work any more, which is how every scheduler detects the end of a run.
+struct RunControl {
+  int phase = 0;             // current phase, or kSwitching while it changes
+  int abort = 0;             // set on error: every loop and spin polls it
+  int error = 0;             // ErrorCode of the first error
+  int error_queue = -1;      // queue the error concerns
+  int live_blocks = 0;       // megakernel blocks still in their loop
+  int done = 0;
+  long long active = 0;
+  long long waiting = 0;
+  long long peak_waiting = 0;
+  unsigned long long phase_switches = 0;
+  unsigned long long last_progress_ns = 0;
+};
+
+inline constexpr int kSwitching = -1;
+
+// Written by the device into pinned host memory, so it survives a trapped kernel.
+struct WatchdogReport {
+  int fired = 0;
+  int phase = 0;
+  long long active = 0;
+  long long waiting = 0;
+  unsigned long long idle_ns = 0;
+  int queue_count = 0;
+  unsigned long long fill[kMaxReportedQueues] = {};
+};
+
+struct TraceRecord {
+  std::uint32_t queue = 0;
+  std::uint32_t sm = 0;
+  unsigned long long start_ns = 0;
+  unsigned long long end_ns = 0;
+};
+
+}  // namespace apiary
