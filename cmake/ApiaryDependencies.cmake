@@ -1,14 +1,15 @@
 # Every dependency comes from the platform; nothing is downloaded at build time.
 # A missing one stops CMake with one line naming the Debian package to install
-# (scripts/install-deps.sh installs them all).
+# (scripts/install-deps.sh installs them all). A macro, so find_package results
+# such as CUDAToolkit_INCLUDE_DIRS stay visible to the caller.
 
-function(apiary_require package debian_package)
+macro(apiary_require package debian_package)
   find_package(${package} ${ARGN} QUIET)
   if(NOT ${package}_FOUND)
     message(FATAL_ERROR "Apiary needs ${package}: install the Debian package '${debian_package}' "
                         "(apt-get install ${debian_package}, or run scripts/install-deps.sh)")
   endif()
-endfunction()
+endmacro()
 
 apiary_require(CUDAToolkit "cuda-toolkit-13 (NVIDIA CUDA Toolkit 13)" 13)
 apiary_require(fmt libfmt-dev)

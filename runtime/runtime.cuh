@@ -42,6 +42,8 @@ struct RunOptions {
 
 namespace detail {
 
+// A template so that every translation unit including this header can have it.
+template <class Program>
 __global__ void init_sequences(unsigned long long* seq, std::uint32_t capacity, std::uint32_t seeded) {
   for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < capacity; i += gridDim.x * blockDim.x)
     seq[i] = i < seeded ? i + 1 : i;  // seeded slots published, the rest free for lap 0
@@ -133,7 +135,7 @@ class Runtime {
       if (n > 0)
         APIARY_CUDA_CHECK(cudaMemcpyAsync(items_[q].data(), seeds_[q].data(), seeds_[q].size(),
                                           cudaMemcpyHostToDevice, stream));
-      detail::init_sequences<<<std::min<std::uint32_t>((capacity_[q] + 255) / 256, 1024), 256, 0, stream>>>(
+      detail::init_sequences<P><<<std::min<std::uint32_t>((capacity_[q] + 255) / 256, 1024), 256, 0, stream>>>(
           seq_[q].data(), capacity_[q], n);
       APIARY_CUDA_CHECK_LAUNCH();
       counters[q].tail = n;
@@ -142,11 +144,13 @@ class Runtime {
       if (P::phase_of_queue[q] >= 0) pending[P::phase_of_queue[q]] += n;
     }
     control.phase = 0;
-    for (std::size_t p = 0; p < kPhases; ++p)
-      if (pending[p] > 0) {
-        control.phase = static_cast<int>(p);
-        break;
-      }
+    if constexpr (kPhases > 0) {
+      for (std::size_t p = 0; p < kPhases; ++p)
+        if (pending[p] > 0) {
+          control.phase = static_cast<int>(p);
+          break;
+        }
+    }
     APIARY_CUDA_CHECK(cudaMemcpyAsync(counters_.data(), counters.data(), sizeof(QueueCounters) * kTypes,
                                       cudaMemcpyHostToDevice, stream));
     APIARY_CUDA_CHECK(cudaMemcpyAsync(control_.data(), &control, sizeof(RunControl), cudaMemcpyHostToDevice, stream));

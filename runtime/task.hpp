@@ -231,8 +231,10 @@ struct Program {
     std::array<int, type_count> ph{};
     for (std::size_t q = 0; q < type_count; ++q) {
       ph[q] = -1;
-      for (std::size_t p = 0; p < phase_count; ++p)
-        if (q >= phase_begin[p] && q < phase_begin[p + 1]) ph[q] = static_cast<int>(p);
+      if constexpr (phase_count > 0) {
+        for (std::size_t p = 0; p < phase_count; ++p)
+          if (q >= phase_begin[p] && q < phase_begin[p + 1]) ph[q] = static_cast<int>(p);
+      }
     }
     return ph;
   }();

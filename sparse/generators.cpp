@@ -156,8 +156,9 @@ class DisjointSets {
 
 template <class T>
 Csr<T> poisson2d(index_t nx, index_t ny) {
-  require(nx > 0 && ny > 0, "poisson2d",
-          "grid dimensions must be positive, got " + std::to_string(nx) + " x " + std::to_string(ny));
+  require(
+      nx > 0 && ny > 0, "poisson2d",
+      "grid dimensions must be positive, got " + std::to_string(nx) + " x " + std::to_string(ny));
   const std::int64_t n = std::int64_t{nx} * ny;
   const std::int64_t nnz = n + 2 * (std::int64_t{nx} - 1) * ny + 2 * std::int64_t{nx} * (ny - 1);
   check_fits_index(n, n, nnz, "poisson2d");
@@ -176,12 +177,24 @@ Csr<T> poisson2d(index_t nx, index_t ny) {
   ptr[0] = 0;
   for (index_t y = 0; y < ny; ++y) {
     for (index_t x = 0; x < nx; ++x, ++row) {
-      if (y > 0) { col[k] = row - nx; val[k++] = T(-1); }
-      if (x > 0) { col[k] = row - 1; val[k++] = T(-1); }
+      if (y > 0) {
+        col[k] = row - nx;
+        val[k++] = T(-1);
+      }
+      if (x > 0) {
+        col[k] = row - 1;
+        val[k++] = T(-1);
+      }
       col[k] = row;
       val[k++] = T(4);
-      if (x + 1 < nx) { col[k] = row + 1; val[k++] = T(-1); }
-      if (y + 1 < ny) { col[k] = row + nx; val[k++] = T(-1); }
+      if (x + 1 < nx) {
+        col[k] = row + 1;
+        val[k++] = T(-1);
+      }
+      if (y + 1 < ny) {
+        col[k] = row + nx;
+        val[k++] = T(-1);
+      }
       ptr[row + 1] = k;
     }
   }
@@ -195,7 +208,8 @@ Csr<T> poisson3d(index_t nx, index_t ny, index_t nz) {
               std::to_string(ny) + " x " + std::to_string(nz));
   const std::int64_t n = std::int64_t{nx} * ny * nz;
   const std::int64_t nnz = n + 2 * (std::int64_t{nx} - 1) * ny * nz +
-                           2 * std::int64_t{nx} * (ny - 1) * nz + 2 * std::int64_t{nx} * ny * (nz - 1);
+                           2 * std::int64_t{nx} * (ny - 1) * nz +
+                           2 * std::int64_t{nx} * ny * (nz - 1);
   check_fits_index(n, n, nnz, "poisson3d");
   Csr<T> a;
   a.rows = static_cast<index_t>(n);
@@ -213,14 +227,32 @@ Csr<T> poisson3d(index_t nx, index_t ny, index_t nz) {
   for (index_t z = 0; z < nz; ++z) {
     for (index_t y = 0; y < ny; ++y) {
       for (index_t x = 0; x < nx; ++x, ++row) {
-        if (z > 0) { col[k] = row - plane; val[k++] = T(-1); }
-        if (y > 0) { col[k] = row - nx; val[k++] = T(-1); }
-        if (x > 0) { col[k] = row - 1; val[k++] = T(-1); }
+        if (z > 0) {
+          col[k] = row - plane;
+          val[k++] = T(-1);
+        }
+        if (y > 0) {
+          col[k] = row - nx;
+          val[k++] = T(-1);
+        }
+        if (x > 0) {
+          col[k] = row - 1;
+          val[k++] = T(-1);
+        }
         col[k] = row;
         val[k++] = T(6);
-        if (x + 1 < nx) { col[k] = row + 1; val[k++] = T(-1); }
-        if (y + 1 < ny) { col[k] = row + nx; val[k++] = T(-1); }
-        if (z + 1 < nz) { col[k] = row + plane; val[k++] = T(-1); }
+        if (x + 1 < nx) {
+          col[k] = row + 1;
+          val[k++] = T(-1);
+        }
+        if (y + 1 < ny) {
+          col[k] = row + nx;
+          val[k++] = T(-1);
+        }
+        if (z + 1 < nz) {
+          col[k] = row + plane;
+          val[k++] = T(-1);
+        }
         ptr[row + 1] = k;
       }
     }
@@ -234,8 +266,10 @@ Csr<T> random_spd(index_t n, index_t nnz_per_row, std::uint64_t seed) {
   require(nnz_per_row >= 1 && nnz_per_row <= n, "random_spd",
           "nnz_per_row must be in [1, n = " + std::to_string(n) + "], got " +
               std::to_string(nnz_per_row));
-  const index_t half = (nnz_per_row - 1) / 2;
-  const std::int64_t lower_nnz = std::int64_t{n} * half;
+  // Each row draws (nnz_per_row - 1) / 2 lower entries on average, rounded at random, so
+  // that even counts come out right on average too.
+  const double half = (nnz_per_row - 1) / 2.0;
+  const std::int64_t lower_nnz = std::int64_t{n} * static_cast<std::int64_t>(std::ceil(half));
   check_fits_index(n, n, n + 2 * lower_nnz, "random_spd");
 
   // Strict lower part first; its transpose is the strict upper part with the same
@@ -245,7 +279,8 @@ Csr<T> random_spd(index_t n, index_t nnz_per_row, std::uint64_t seed) {
   Csr<T> lower = square_shell<T>(n, static_cast<std::size_t>(lower_nnz));
   std::vector<index_t> cols;
   for (index_t i = 0; i < n; ++i) {
-    sampler.sample(rng, i, std::min(half, i), cols);
+    const auto want = static_cast<index_t>(std::floor(half + rng.unit()));
+    sampler.sample(rng, i, std::min(want, i), cols);
     for (index_t c : cols) {
       lower.col.push_back(c);
       lower.val.push_back(static_cast<T>(rng.signed_value()));
@@ -288,7 +323,8 @@ Csr<T> random_diagonally_dominant(index_t n, index_t min_per_row, index_t max_pe
   check_fits_index(n, n, max_nnz, "random_diagonally_dominant");
   Rng rng(seed);
   Sampler sampler;
-  const std::int64_t expected = std::int64_t{n} * ((std::int64_t{min_per_row} + max_per_row) / 2 + 1);
+  const std::int64_t expected =
+      std::int64_t{n} * ((std::int64_t{min_per_row} + max_per_row) / 2 + 1);
   Csr<T> a = square_shell<T>(n, static_cast<std::size_t>(std::min(expected, max_nnz)));
   std::vector<index_t> cols;
   const index_t spread = max_per_row - min_per_row + 1;
@@ -313,25 +349,31 @@ Csr<T> random_lower_dag(const DagSpec& spec, std::uint64_t seed) {
   require(n > 0, fn, "rows must be positive, got " + std::to_string(n));
   require(levels > 0, fn, "levels must be positive, got " + std::to_string(levels));
   require(parts > 0, fn, "components must be positive, got " + std::to_string(parts));
-  require(parts <= n, fn,
-          "components (" + std::to_string(parts) + ") cannot exceed rows (" + std::to_string(n) + ")");
+  require(
+      parts <= n, fn,
+      "components (" + std::to_string(parts) + ") cannot exceed rows (" + std::to_string(n) + ")");
   const index_t largest = static_cast<index_t>((std::int64_t{n} + parts - 1) / parts);
   require(levels <= largest, fn,
-          "levels (" + std::to_string(levels) + ") cannot exceed the rows of the largest component, "
-          "ceil(rows / components) = " + std::to_string(largest));
-  require(levels > 1 || parts == n, fn,
-          "levels = 1 is a diagonal matrix, whose components are its rows: components must equal rows");
+          "levels (" + std::to_string(levels) +
+              ") cannot exceed the rows of the largest component, "
+              "ceil(rows / components) = " +
+              std::to_string(largest));
+  require(
+      levels > 1 || parts == n, fn,
+      "levels = 1 is a diagonal matrix, whose components are its rows: components must equal rows");
   require(std::isfinite(extra) && extra >= 0.0, fn,
           "extra_edges_per_row must be finite and >= 0, got " + std::to_string(extra));
   // Per row: diagonal, one required dependency, ceil(extra) extra ones, one connecting one.
   check_fits_index(n, n, clamp_count(static_cast<double>(n) * (3.0 + std::ceil(extra))), fn);
 
   Rng rng(seed);
-  const auto part_size = [&](index_t c) { return static_cast<index_t>((std::int64_t{n} - c + parts - 1) / parts); };
+  const auto part_size = [&](index_t c) {
+    return static_cast<index_t>((std::int64_t{n} - c + parts - 1) / parts);
+  };
 
-  // 1. Levels. Within component c (local position p is global row p * parts + c) the
-  // "spine" rows 0, 1, ..., L-1 guarantee every level is populated, and the other rows
-  // get random levels. Rows are ordered by key = level * M + jitter with jitter in [0, 2M)
+  // 1. Levels. Within component c (local position p is global row p * parts + c) one
+  // "spine" row per level guarantees every level is populated; the other rows get
+  // random levels. Rows are ordered by key = level * M + jitter with jitter in [0, 2M)
   // (in [0, M) at level 0, 0 on the spine), so the spine row of level k-1 precedes every
   // row of level k, all level-0 rows precede the rest, and levels k and k+1 interleave.
   // Level-0 rows are capped at half the component so that the connecting step below
@@ -405,22 +447,26 @@ Csr<T> random_lower_dag(const DagSpec& spec, std::uint64_t seed) {
       deps.push_back(pick(base + k - 1));
       const std::int64_t count = whole + (rng.unit() < fraction ? 1 : 0);
       for (std::int64_t e = 0; e < count; ++e) deps.push_back(pick(base + rng.below(k)));
-      for (index_t d : deps) sets.unite(g, d);
 
       // Connect: the component's level-0 rows are all emitted by now. Skip those already
       // joined to the first one (the spine root); if one is left, merge its piece with
       // ours, or, if it is already in ours, ours with the root's. Either way the number
-      // of pieces drops by one.
+      // of pieces drops by one. Once every level-0 row is joined the component is
+      // connected for good (each later row hangs below a level-0 row), and the
+      // union-find is no longer needed for it.
       const index_t first = bucket_ptr[base];
       const index_t count0 = bucket_ptr[base + 1] - first;
-      const index_t root = bucket_rows[first];
       index_t& scan = next_root[c];
-      while (scan < count0 && sets.find(bucket_rows[first + scan]) == sets.find(root)) ++scan;
       if (scan < count0) {
-        const index_t loose = bucket_rows[first + scan];
-        const index_t partner = sets.find(loose) == sets.find(g) ? root : loose;
-        deps.push_back(partner);
-        sets.unite(g, partner);
+        const index_t root = bucket_rows[first];
+        for (index_t d : deps) sets.unite(g, d);
+        while (scan < count0 && sets.find(bucket_rows[first + scan]) == sets.find(root)) ++scan;
+        if (scan < count0) {
+          const index_t loose = bucket_rows[first + scan];
+          const index_t partner = sets.find(loose) == sets.find(g) ? root : loose;
+          deps.push_back(partner);
+          sets.unite(g, partner);
+        }
       }
       std::sort(deps.begin(), deps.end());
       deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
@@ -440,9 +486,9 @@ Csr<T> block_diagonal_lower(index_t components, index_t size, double density, st
           "density must be in (0, 1], got " + std::to_string(density));
   const std::int64_t n = std::int64_t{components} * size;
   // Per row: diagonal, density * i entries, and at most one more from the rounding.
-  const double bound = 2.0 * static_cast<double>(n) +
-                       density * static_cast<double>(components) * static_cast<double>(size) *
-                           (static_cast<double>(size) - 1.0) / 2.0;
+  const double bound = 2.0 * static_cast<double>(n) + density * static_cast<double>(components) *
+                                                          static_cast<double>(size) *
+                                                          (static_cast<double>(size) - 1.0) / 2.0;
   check_fits_index(n, n, clamp_count(bound), fn);
   Rng rng(seed);
   Sampler sampler;
@@ -541,11 +587,11 @@ double parse_density(std::string_view text) {
 void expect_fields(std::string_view name, const std::vector<std::string_view>& fields,
                    std::size_t required, std::size_t total) {
   if (fields.size() < required || fields.size() > total)
-    throw std::invalid_argument(
-        std::string(name) + " takes " +
-        (required == total ? std::to_string(required)
-                           : std::to_string(required) + " to " + std::to_string(total)) +
-        " field(s) after the name, got " + std::to_string(fields.size()));
+    throw std::invalid_argument(std::string(name) + " takes " +
+                                (required == total
+                                     ? std::to_string(required)
+                                     : std::to_string(required) + " to " + std::to_string(total)) +
+                                " field(s) after the name, got " + std::to_string(fields.size()));
 }
 
 // "N" or "AxBx..." with exactly `dims` factors.
@@ -581,31 +627,41 @@ Csr<T> generate_checked(std::string_view spec) {
     const auto g = parse_grid(fields[0], 3);
     return poisson3d<T>(g[0], g[1], g[2]);
   }
+  // Fields are parsed into named locals first so that the first bad field is the one
+  // reported (argument evaluation order is unspecified).
   if (name == "spd") {
     expect_fields(name, fields, 2, 3);
-    return random_spd<T>(parse_index(fields[0], "N", 1), parse_index(fields[1], "K", 1), seed_at(2));
+    const index_t n = parse_index(fields[0], "N", 1);
+    const index_t k = parse_index(fields[1], "K", 1);
+    return random_spd<T>(n, k, seed_at(2));
   }
   if (name == "dd") {
     expect_fields(name, fields, 3, 4);
-    return random_diagonally_dominant<T>(parse_index(fields[0], "N", 1),
-                                         parse_index(fields[1], "MIN", 1),
-                                         parse_index(fields[2], "MAX", 1), seed_at(3));
+    const index_t n = parse_index(fields[0], "N", 1);
+    const index_t lo = parse_index(fields[1], "MIN", 1);
+    const index_t hi = parse_index(fields[2], "MAX", 1);
+    return random_diagonally_dominant<T>(n, lo, hi, seed_at(3));
   }
   if (name == "dag") {
     expect_fields(name, fields, 2, 4);
-    DagSpec d{parse_index(fields[0], "N", 1), parse_index(fields[1], "LEVELS", 1)};
+    DagSpec d{parse_index(fields[0], "N", 1),
+              parse_index(fields[1], "LEVELS", 1)};  // braced: evaluated in order
     if (fields.size() > 2) d.components = parse_index(fields[2], "COMPONENTS", 1);
     return random_lower_dag<T>(d, seed_at(3));
   }
   if (name == "blockdiag") {
     expect_fields(name, fields, 3, 4);
-    return block_diagonal_lower<T>(parse_index(fields[0], "K", 1), parse_index(fields[1], "S", 1),
-                                   parse_density(fields[2]), seed_at(3));
+    const index_t k = parse_index(fields[0], "K", 1);
+    const index_t size = parse_index(fields[1], "S", 1);
+    const double density = parse_density(fields[2]);
+    return block_diagonal_lower<T>(k, size, density, seed_at(3));
   }
   if (name == "banded") {
     expect_fields(name, fields, 3, 4);
-    return banded<T>(parse_index(fields[0], "N", 1), parse_index(fields[1], "LOWER", 0),
-                     parse_index(fields[2], "UPPER", 0), seed_at(3));
+    const index_t n = parse_index(fields[0], "N", 1);
+    const index_t lower = parse_index(fields[1], "LOWER", 0);
+    const index_t upper = parse_index(fields[2], "UPPER", 0);
+    return banded<T>(n, lower, upper, seed_at(3));
   }
   throw std::invalid_argument("unknown generator " + quoted(name));
 }
@@ -628,7 +684,8 @@ std::string generator_help() {
          "  dd:N:MIN:MAX[:SEED]                   random unsymmetric, diagonally dominant,\n"
          "                                        MIN..MAX entries per row (1 <= MIN <= MAX <= N)\n"
          "  dag:N:LEVELS[:COMPONENTS[:SEED]]      random lower-triangular DAG with exactly LEVELS\n"
-         "                                        level sets and COMPONENTS (default 1) components\n"
+         "                                        level sets and COMPONENTS (default 1) "
+         "components\n"
          "  blockdiag:K:S:DENSITY[:SEED]          K lower-triangular diagonal blocks of size S,\n"
          "                                        DENSITY in (0, 1] of the strictly lower part\n"
          "  banded:N:LOWER:UPPER[:SEED]           dense band, diagonally dominant\n"
@@ -645,9 +702,7 @@ Csr<T> generate(std::string_view spec) {
   };
   try {
     return generate_checked<T>(spec);
-  } catch (const SizeError& e) {
-    fail(e.what());
-  } catch (const std::invalid_argument& e) {
+  } catch (const SizeError& e) { fail(e.what()); } catch (const std::invalid_argument& e) {
     fail(e.what());
   }
   throw std::logic_error("unreachable");

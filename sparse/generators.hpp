@@ -28,9 +28,10 @@ template <class T = double>
 Csr<T> poisson3d(index_t nx, index_t ny, index_t nz);
 
 // Symmetric with about nnz_per_row entries per row (1 <= nnz_per_row <= n): each row
-// draws (nnz_per_row - 1) / 2 random columns below the diagonal and the pattern is
-// mirrored; the diagonal is the row's absolute off-diagonal sum + 1, so the matrix is
-// strictly diagonally dominant with a positive diagonal, hence SPD (eigenvalues >= 1).
+// draws (nnz_per_row - 1) / 2 random columns below the diagonal on average (randomly
+// rounded) and the pattern is mirrored; the diagonal is the row's absolute off-diagonal sum + 1, so
+// the matrix is strictly diagonally dominant with a positive diagonal, hence SPD (eigenvalues >=
+// 1).
 template <class T = double>
 Csr<T> random_spd(index_t n, index_t nnz_per_row, std::uint64_t seed);
 
@@ -71,8 +72,7 @@ Csr<T> random_lower_dag(const DagSpec& spec, std::uint64_t seed);
 // expected fraction of strictly-lower entries present; diagonal = absolute off-diagonal
 // sum + 1.
 template <class T = double>
-Csr<T> block_diagonal_lower(index_t components, index_t size, double density,
-                            std::uint64_t seed);
+Csr<T> block_diagonal_lower(index_t components, index_t size, double density, std::uint64_t seed);
 
 // Every entry with -lower_bandwidth <= j - i <= upper_bandwidth is stored (bandwidths
 // >= 0; larger than n - 1 means full); diagonal = absolute off-diagonal sum + 1.

@@ -37,8 +37,8 @@ void check_arrays(const Csr<T>& a) {
   };
   if (a.rows < 0 || a.cols < 0) fail("negative dimension");
   if (a.row_ptr.size() != static_cast<std::size_t>(a.rows) + 1)
-    fail("row_ptr has " + std::to_string(a.row_ptr.size()) + " entries, expected rows + 1 = " +
-         std::to_string(static_cast<std::int64_t>(a.rows) + 1));
+    fail("row_ptr has " + std::to_string(a.row_ptr.size()) +
+         " entries, expected rows + 1 = " + std::to_string(static_cast<std::int64_t>(a.rows) + 1));
   if (a.col.size() != a.val.size())
     fail("col has " + std::to_string(a.col.size()) + " entries but val has " +
          std::to_string(a.val.size()));
@@ -50,8 +50,8 @@ void check_arrays(const Csr<T>& a) {
          std::to_string(a.col.size()) + " entries");
   for (std::size_t k = 0; k < a.col.size(); ++k)
     if (a.col[k] < 0 || a.col[k] >= a.cols)
-      fail("column index " + std::to_string(a.col[k]) + " outside [0, " +
-           std::to_string(a.cols) + ")");
+      fail("column index " + std::to_string(a.col[k]) + " outside [0, " + std::to_string(a.cols) +
+           ")");
 }
 
 // Row pointers are index_t, so a result that grows past the index range must be
@@ -78,13 +78,17 @@ Csr<T> triangle(const Csr<T>& a, Diagonal d, T fill, bool lower) {
     const index_t end = a.row_ptr[r + 1];
     // Rows are sorted, so the strict-triangle part and the diagonal are contiguous.
     const index_t* cols = a.col.data();
-    const index_t split = static_cast<index_t>(std::lower_bound(cols + begin, cols + end, r) - cols);
+    const index_t split =
+        static_cast<index_t>(std::lower_bound(cols + begin, cols + end, r) - cols);
     const bool has_diag = split < end && a.col[split] == r;
     const auto emit_diag = [&] {
       if (r >= diag_rows) return;
       switch (d) {
         case Diagonal::keep:
-          if (has_diag) { out.col.push_back(r); out.val.push_back(a.val[split]); }
+          if (has_diag) {
+            out.col.push_back(r);
+            out.val.push_back(a.val[split]);
+          }
           break;
         case Diagonal::drop:
           break;
@@ -265,8 +269,10 @@ Csr<T> permute_rows(const Csr<T>& a, std::span<const index_t> perm) {
   out.val.reserve(a.nnz());
   for (index_t i = 0; i < a.rows; ++i) {
     const index_t src = perm[i];
-    out.col.insert(out.col.end(), a.col.begin() + a.row_ptr[src], a.col.begin() + a.row_ptr[src + 1]);
-    out.val.insert(out.val.end(), a.val.begin() + a.row_ptr[src], a.val.begin() + a.row_ptr[src + 1]);
+    out.col.insert(out.col.end(), a.col.begin() + a.row_ptr[src],
+                   a.col.begin() + a.row_ptr[src + 1]);
+    out.val.insert(out.val.end(), a.val.begin() + a.row_ptr[src],
+                   a.val.begin() + a.row_ptr[src + 1]);
     out.row_ptr[i + 1] = static_cast<index_t>(out.col.size());
   }
   return out;
@@ -280,15 +286,15 @@ std::vector<T> permute_vector(std::span<const T> x, std::span<const index_t> per
   return y;
 }
 
-#define APIARY_TRANSFORM_INSTANTIATE(T)                                                   \
-  template Csr<T> sort_rows(Csr<T>);                                                      \
-  template Csr<T> symmetrize_pattern(const Csr<T>&);                                      \
-  template bool is_pattern_symmetric(const Csr<T>&);                                      \
-  template bool is_symmetric(const Csr<T>&);                                              \
-  template Csr<T> lower_triangle(const Csr<T>&, Diagonal, T);                             \
-  template Csr<T> upper_triangle(const Csr<T>&, Diagonal, T);                             \
-  template Csr<T> permute_symmetric(const Csr<T>&, std::span<const index_t>);             \
-  template Csr<T> permute_rows(const Csr<T>&, std::span<const index_t>);                  \
+#define APIARY_TRANSFORM_INSTANTIATE(T)                                       \
+  template Csr<T> sort_rows(Csr<T>);                                          \
+  template Csr<T> symmetrize_pattern(const Csr<T>&);                          \
+  template bool is_pattern_symmetric(const Csr<T>&);                          \
+  template bool is_symmetric(const Csr<T>&);                                  \
+  template Csr<T> lower_triangle(const Csr<T>&, Diagonal, T);                 \
+  template Csr<T> upper_triangle(const Csr<T>&, Diagonal, T);                 \
+  template Csr<T> permute_symmetric(const Csr<T>&, std::span<const index_t>); \
+  template Csr<T> permute_rows(const Csr<T>&, std::span<const index_t>);      \
   template std::vector<T> permute_vector(std::span<const T>, std::span<const index_t>);
 
 APIARY_TRANSFORM_INSTANTIATE(float)

@@ -58,9 +58,7 @@ void expect_well_formed_dominant(const Csr<double>& a, double factor = 1.0) {
     double off = 0.0;
     bool has_diag = false;
     for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
-      if (k > a.row_ptr[i]) {
-        ASSERT_LT(a.col[k - 1], a.col[k]) << "row " << i;
-      }
+      if (k > a.row_ptr[i]) { ASSERT_LT(a.col[k - 1], a.col[k]) << "row " << i; }
       ASSERT_GE(a.col[k], 0);
       ASSERT_LT(a.col[k], a.cols);
       if (a.col[k] == i) {
@@ -104,8 +102,8 @@ TEST(GeneratorPoisson, Small2dStructure) {
   EXPECT_EQ(a.rows, 6);
   EXPECT_EQ(a.cols, 6);
   EXPECT_EQ(a.row_ptr, (std::vector<index_t>{0, 3, 7, 10, 13, 17, 20}));
-  EXPECT_EQ(a.col, (std::vector<index_t>{0, 1, 3,  0, 1, 2, 4,  1, 2, 5,  0, 3, 4,
-                                         1, 3, 4, 5,  2, 4, 5}));
+  EXPECT_EQ(a.col,
+            (std::vector<index_t>{0, 1, 3, 0, 1, 2, 4, 1, 2, 5, 0, 3, 4, 1, 3, 4, 5, 2, 4, 5}));
   for (index_t i = 0; i < a.rows; ++i)
     for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
       EXPECT_EQ(a.val[k], a.col[k] == i ? 4.0 : -1.0);
@@ -119,7 +117,8 @@ TEST(GeneratorPoisson, RectangularGridCounts) {
   EXPECT_TRUE(is_symmetric(a));
   // Row sums: 0 inside the grid, positive next to the boundary.
   for (index_t i = 0; i < a.rows; ++i)
-    EXPECT_GE(std::accumulate(a.val.begin() + a.row_ptr[i], a.val.begin() + a.row_ptr[i + 1], 0.0), 0.0);
+    EXPECT_GE(std::accumulate(a.val.begin() + a.row_ptr[i], a.val.begin() + a.row_ptr[i + 1], 0.0),
+              0.0);
 }
 
 TEST(GeneratorPoisson, Small3dStructure) {
@@ -127,8 +126,10 @@ TEST(GeneratorPoisson, Small3dStructure) {
   EXPECT_EQ(a.rows, 8);
   for (index_t i = 0; i < a.rows; ++i) EXPECT_EQ(a.row_length(i), 4);  // every corner: 3 neighbours
   // Row 0 = (0,0,0): neighbours x+1 = 1, y+1 = 2, z+1 = 4.
-  EXPECT_EQ(std::vector<index_t>(a.col.begin(), a.col.begin() + 4), (std::vector<index_t>{0, 1, 2, 4}));
-  EXPECT_EQ(std::vector<double>(a.val.begin(), a.val.begin() + 4), (std::vector<double>{6, -1, -1, -1}));
+  EXPECT_EQ(std::vector<index_t>(a.col.begin(), a.col.begin() + 4),
+            (std::vector<index_t>{0, 1, 2, 4}));
+  EXPECT_EQ(std::vector<double>(a.val.begin(), a.val.begin() + 4),
+            (std::vector<double>{6, -1, -1, -1}));
   EXPECT_TRUE(is_symmetric(a));
   const Csr<double> b = poisson3d(4, 3, 5);
   EXPECT_EQ(b.rows, 60);
@@ -157,9 +158,11 @@ TEST(GeneratorRandom, SameSeedSameMatrixOtherSeedOtherMatrix) {
   expect_same(random_spd(300, 7, 5), random_spd(300, 7, 5));
   EXPECT_FALSE(identical(random_spd(300, 7, 5), random_spd(300, 7, 6)));
   expect_same(random_diagonally_dominant(300, 3, 9, 5), random_diagonally_dominant(300, 3, 9, 5));
-  EXPECT_FALSE(identical(random_diagonally_dominant(300, 3, 9, 5), random_diagonally_dominant(300, 3, 9, 6)));
+  EXPECT_FALSE(identical(random_diagonally_dominant(300, 3, 9, 5),
+                         random_diagonally_dominant(300, 3, 9, 6)));
   expect_same(random_lower_dag(DagSpec{300, 10, 2}, 5), random_lower_dag(DagSpec{300, 10, 2}, 5));
-  EXPECT_FALSE(identical(random_lower_dag(DagSpec{300, 10, 2}, 5), random_lower_dag(DagSpec{300, 10, 2}, 6)));
+  EXPECT_FALSE(identical(random_lower_dag(DagSpec{300, 10, 2}, 5),
+                         random_lower_dag(DagSpec{300, 10, 2}, 6)));
   expect_same(block_diagonal_lower(3, 50, 0.2, 5), block_diagonal_lower(3, 50, 0.2, 5));
   EXPECT_FALSE(identical(block_diagonal_lower(3, 50, 0.2, 5), block_diagonal_lower(3, 50, 0.2, 6)));
   expect_same(banded(100, 2, 3, 5), banded(100, 2, 3, 5));
@@ -170,7 +173,7 @@ TEST(GeneratorRandom, StreamsArePinned) {
   // Computed once by this implementation. The generators avoid every library-specific
   // random mapping, so these must hold on any platform; a deliberate change to a
   // generator's stream updates them.
-  EXPECT_EQ(fingerprint(random_spd(200, 9, 1)), 11280413389152426714ULL);
+  EXPECT_EQ(fingerprint(random_spd(200, 9, 1)), 1811551807379648452ULL);
   EXPECT_EQ(fingerprint(random_diagonally_dominant(200, 11, 27, 1)), 3576885866356353883ULL);
   EXPECT_EQ(fingerprint(random_lower_dag(DagSpec{500, 12, 3}, 1)), 17717317077441663200ULL);
 }
@@ -181,8 +184,7 @@ TEST(GeneratorRandom, SpdIsSymmetricAndDominant) {
     EXPECT_TRUE(is_symmetric(a));
     expect_well_formed_dominant(a);
     const double mean = static_cast<double>(a.nnz()) / a.rows;
-    EXPECT_LE(mean, k + 0.01);
-    EXPECT_GE(mean, k - 1.5);
+    EXPECT_NEAR(mean, k, 0.25);
   }
   const Csr<float> f = random_spd<float>(100, 5, 3);
   EXPECT_TRUE(is_symmetric(f));
@@ -216,11 +218,11 @@ TEST(GeneratorDag, LevelAndComponentCountsAreExact) {
     double extra;
   };
   const std::vector<Case> cases = {
-      {1, 1, 1, 2.0},       {7, 1, 7, 2.0},         {2, 2, 1, 2.0},       {10, 10, 1, 2.0},
-      {10, 5, 2, 2.0},      {11, 6, 2, 0.0},        {11, 4, 3, 1.0},      {100, 2, 1, 0.0},
-      {100, 2, 50, 0.0},    {100, 2, 49, 3.0},      {100, 3, 1, 0.0},     {1000, 7, 3, 2.0},
-      {1000, 334, 3, 0.5},  {1000, 500, 2, 2.0},    {999, 2, 333, 2.0},   {1000, 1000, 1, 0.0},
-      {5000, 3, 1, 0.0},    {5000, 40, 17, 4.5},    {20000, 100, 10, 2.0}, {20000, 2, 1, 10.0},
+      {1, 1, 1, 2.0},       {7, 1, 7, 2.0},       {2, 2, 1, 2.0},        {10, 10, 1, 2.0},
+      {10, 5, 2, 2.0},      {11, 6, 2, 0.0},      {11, 4, 3, 1.0},       {100, 2, 1, 0.0},
+      {100, 2, 50, 0.0},    {100, 2, 49, 3.0},    {100, 3, 1, 0.0},      {1000, 7, 3, 2.0},
+      {1000, 334, 3, 0.5},  {1000, 500, 2, 2.0},  {999, 2, 333, 2.0},    {1000, 1000, 1, 0.0},
+      {5000, 3, 1, 0.0},    {5000, 40, 17, 4.5},  {20000, 100, 10, 2.0}, {20000, 2, 1, 10.0},
       {3000, 1, 3000, 0.0}, {4096, 64, 64, 1.25},
   };
   for (const Case& c : cases) {
@@ -228,7 +230,8 @@ TEST(GeneratorDag, LevelAndComponentCountsAreExact) {
       SCOPED_TRACE("rows " + std::to_string(c.rows) + " levels " + std::to_string(c.levels) +
                    " components " + std::to_string(c.components) + " extra " +
                    std::to_string(c.extra) + " seed " + std::to_string(seed));
-      const Csr<double> a = random_lower_dag(DagSpec{c.rows, c.levels, c.components, c.extra}, seed);
+      const Csr<double> a =
+          random_lower_dag(DagSpec{c.rows, c.levels, c.components, c.extra}, seed);
       ASSERT_EQ(a.rows, c.rows);
       expect_well_formed_dominant(a);
       for (index_t i = 0; i < a.rows; ++i) {
@@ -254,10 +257,13 @@ TEST(GeneratorDag, RejectsImpossibleSpecs) {
   EXPECT_THROW(random_lower_dag(DagSpec{10, 0}, 1), std::invalid_argument);
   EXPECT_THROW(random_lower_dag(DagSpec{10, 11}, 1), std::invalid_argument);
   EXPECT_THROW(random_lower_dag(DagSpec{10, 2, 11}, 1), std::invalid_argument);
-  EXPECT_THROW(random_lower_dag(DagSpec{10, 6, 2}, 1), std::invalid_argument);  // 5 rows per component
-  EXPECT_THROW(random_lower_dag(DagSpec{10, 1, 5}, 1), std::invalid_argument);  // diagonal: 10 components
+  // Two components of 5 rows cannot hold 6 levels.
+  EXPECT_THROW(random_lower_dag(DagSpec{10, 6, 2}, 1), std::invalid_argument);
+  // One level is a diagonal matrix, which has 10 components.
+  EXPECT_THROW(random_lower_dag(DagSpec{10, 1, 5}, 1), std::invalid_argument);
   EXPECT_THROW(random_lower_dag(DagSpec{10, 2, 1, -1.0}, 1), std::invalid_argument);
-  EXPECT_THROW(random_lower_dag(DagSpec{10, 2, 1, std::numeric_limits<double>::quiet_NaN()}, 1), std::invalid_argument);
+  EXPECT_THROW(random_lower_dag(DagSpec{10, 2, 1, std::numeric_limits<double>::quiet_NaN()}, 1),
+               std::invalid_argument);
   EXPECT_NO_THROW(random_lower_dag(DagSpec{10, 5, 2}, 1));
 }
 
@@ -321,44 +327,44 @@ TEST(GeneratorSpec, EveryFormMatchesTheDirectCall) {
 
 TEST(GeneratorSpec, MalformedSpecsThrowInvalidArgument) {
   const std::vector<std::string> bad = {
-      "",                         // nothing
-      "poisson",                  // unknown name
-      "nosuch:10",                // unknown name
-      "poisson2d",                // missing field
-      "poisson2d:",               // empty field
-      "poisson2d:10:10",          // extra field
-      "poisson2d:10x",            // empty dimension
-      "poisson2d:1x2x3",          // too many dimensions
-      "poisson2d:ten",            // non-numeric
-      "poisson2d:0",              // zero size
-      "poisson2d:-4",             // negative size
-      "poisson2d:100000",         // 10^10 rows
-      "poisson3d:10x10",          // too few dimensions
-      "poisson3d:2000",           // 8 * 10^9 rows
-      "spd:100",                  // missing K
-      "spd:100:5:1:2",            // extra field
-      "spd:100:0",                // K = 0
-      "spd:100:200",              // K > N
-      "spd:3000000000:5",         // N beyond 32 bits
-      "spd:100:5:-1",             // negative seed
-      "spd:100:5:x",              // non-numeric seed
-      "spd:1e3:5",                // not an integer
-      "spd: 100:5",               // whitespace
-      "dd:100:5",                 // missing MAX
-      "dd:100:9:5",               // MIN > MAX
-      "dag:100:0",                // zero levels
-      "dag:100:101",              // levels > rows
-      "dag:100:5:101",            // components > rows
-      "dag:100:60:2",             // levels > rows per component
-      "dag:100:2:3:4:5",          // extra field
-      "blockdiag:4:25",           // missing density
-      "blockdiag:4:25:0",         // density 0
-      "blockdiag:4:25:1.5",       // density > 1
-      "blockdiag:4:25:nan",       // density not a number
-      "blockdiag:0:25:0.5",       // zero blocks
+      "",                             // nothing
+      "poisson",                      // unknown name
+      "nosuch:10",                    // unknown name
+      "poisson2d",                    // missing field
+      "poisson2d:",                   // empty field
+      "poisson2d:10:10",              // extra field
+      "poisson2d:10x",                // empty dimension
+      "poisson2d:1x2x3",              // too many dimensions
+      "poisson2d:ten",                // non-numeric
+      "poisson2d:0",                  // zero size
+      "poisson2d:-4",                 // negative size
+      "poisson2d:100000",             // 10^10 rows
+      "poisson3d:10x10",              // too few dimensions
+      "poisson3d:2000",               // 8 * 10^9 rows
+      "spd:100",                      // missing K
+      "spd:100:5:1:2",                // extra field
+      "spd:100:0",                    // K = 0
+      "spd:100:200",                  // K > N
+      "spd:3000000000:5",             // N beyond 32 bits
+      "spd:100:5:-1",                 // negative seed
+      "spd:100:5:x",                  // non-numeric seed
+      "spd:1e3:5",                    // not an integer
+      "spd: 100:5",                   // whitespace
+      "dd:100:5",                     // missing MAX
+      "dd:100:9:5",                   // MIN > MAX
+      "dag:100:0",                    // zero levels
+      "dag:100:101",                  // levels > rows
+      "dag:100:5:101",                // components > rows
+      "dag:100:60:2",                 // levels > rows per component
+      "dag:100:2:3:4:5",              // extra field
+      "blockdiag:4:25",               // missing density
+      "blockdiag:4:25:0",             // density 0
+      "blockdiag:4:25:1.5",           // density > 1
+      "blockdiag:4:25:nan",           // density not a number
+      "blockdiag:0:25:0.5",           // zero blocks
       "blockdiag:100000:100000:0.5",  // too many entries
-      "banded:100:-1:2",          // negative bandwidth
-      "banded:100:1",             // missing UPPER
+      "banded:100:-1:2",              // negative bandwidth
+      "banded:100:1",                 // missing UPPER
   };
   for (const std::string& spec : bad) {
     SCOPED_TRACE(spec);
@@ -386,7 +392,8 @@ TEST(GeneratorSpec, RecognisesSpecsAndHelp) {
                         "Poisson2d:10", "spd2:3:1"})
     EXPECT_FALSE(is_generator_spec(s)) << s;
   const std::string help = generator_help();
-  for (const char* name : {"poisson2d", "poisson3d", "spd:", "dd:", "dag:", "blockdiag:", "banded:"})
+  for (const char* name :
+       {"poisson2d", "poisson3d", "spd:", "dd:", "dag:", "blockdiag:", "banded:"})
     EXPECT_NE(help.find(name), std::string::npos) << name;
 }
 

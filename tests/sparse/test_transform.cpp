@@ -27,7 +27,8 @@ Csr<double> make_csr(index_t rows, index_t cols, std::vector<index_t> row_ptr,
 }
 
 Dense to_dense(const Csr<double>& a) {
-  Dense d(static_cast<std::size_t>(a.rows), std::vector<double>(static_cast<std::size_t>(a.cols), 0.0));
+  Dense d(static_cast<std::size_t>(a.rows),
+          std::vector<double>(static_cast<std::size_t>(a.cols), 0.0));
   for (index_t r = 0; r < a.rows; ++r)
     for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) d[r][a.col[k]] += a.val[k];
   return d;
@@ -46,7 +47,8 @@ Csr<double> random_matrix(index_t n, double fill, std::mt19937_64& rng) {
   c.cols = n;
   for (index_t i = 0; i < n; ++i)
     for (index_t j = 0; j < n; ++j)
-      if (static_cast<double>(rng() % 1000) < fill * 1000) c.push_back(i, j, static_cast<double>(rng() % 100 + 1));
+      if (static_cast<double>(rng() % 1000) < fill * 1000)
+        c.push_back(i, j, static_cast<double>(rng() % 100 + 1));
   return coo_to_csr(c);
 }
 
@@ -77,11 +79,16 @@ TEST(TransformSortRows, LeavesASortedMatrixUnchanged) {
 }
 
 TEST(TransformSortRows, RejectsMalformedArrays) {
-  EXPECT_THROW(sort_rows(make_csr(2, 2, {0, 1}, {0}, {1.0})), std::invalid_argument);  // short row_ptr
-  EXPECT_THROW(sort_rows(make_csr(2, 2, {0, 2, 1}, {0}, {1.0})), std::invalid_argument);  // decreasing
-  EXPECT_THROW(sort_rows(make_csr(1, 2, {0, 1}, {2}, {1.0})), std::invalid_argument);  // column out of range
-  EXPECT_THROW(sort_rows(make_csr(1, 2, {0, 1}, {0}, {1.0, 2.0})), std::invalid_argument);  // val size
-  EXPECT_THROW(sort_rows(make_csr(1, 2, {0, 2}, {0}, {1.0})), std::invalid_argument);  // nnz mismatch
+  EXPECT_THROW(sort_rows(make_csr(2, 2, {0, 1}, {0}, {1.0})),
+               std::invalid_argument);  // short row_ptr
+  EXPECT_THROW(sort_rows(make_csr(2, 2, {0, 2, 1}, {0}, {1.0})),
+               std::invalid_argument);  // decreasing
+  EXPECT_THROW(sort_rows(make_csr(1, 2, {0, 1}, {2}, {1.0})),
+               std::invalid_argument);  // column out of range
+  EXPECT_THROW(sort_rows(make_csr(1, 2, {0, 1}, {0}, {1.0, 2.0})),
+               std::invalid_argument);  // val size
+  EXPECT_THROW(sort_rows(make_csr(1, 2, {0, 2}, {0}, {1.0})),
+               std::invalid_argument);  // nnz mismatch
 }
 
 TEST(TransformSymmetrize, AddsTransposePatternAsZeros) {
@@ -201,8 +208,10 @@ TEST(TransformPermutation, SymmetricPermutationMatchesDenseReference) {
 }
 
 TEST(TransformPermutation, SymmetricPermutationRejectsBadInput) {
-  EXPECT_THROW(permute_symmetric(three_by_three(), std::vector<index_t>{0, 1}), std::invalid_argument);
-  EXPECT_THROW(permute_symmetric(three_by_three(), std::vector<index_t>{0, 1, 1}), std::invalid_argument);
+  EXPECT_THROW(permute_symmetric(three_by_three(), std::vector<index_t>{0, 1}),
+               std::invalid_argument);
+  EXPECT_THROW(permute_symmetric(three_by_three(), std::vector<index_t>{0, 1, 1}),
+               std::invalid_argument);
   EXPECT_THROW(permute_symmetric(make_csr(1, 2, {0, 0}, {}, {}), std::vector<index_t>{0}),
                std::invalid_argument);
 }

@@ -1,0 +1,25 @@
+// Program tests are parameterized over the schedulers: a program must give the same
+// result under each. Add a scheduler here and every runtime test covers it.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "runtime/scheduler.hpp"
+#include "tests/gpu_test.hpp"
+
+namespace apiary::testing {
+
+inline auto all_schedulers() { return ::testing::Values(Scheduler::megakernel); }
+
+inline std::string scheduler_name(const ::testing::TestParamInfo<Scheduler>& info) {
+  return std::string(to_string(info.param));
+}
+
+class SchedulerTest : public ::testing::TestWithParam<Scheduler> {
+ protected:
+  void SetUp() override { APIARY_REQUIRE_GPU(); }
+};
+
+}  // namespace apiary::testing

@@ -1,0 +1,226 @@
+// The runtime's concurrent protocols compiled for the host and hammered by CPU
+// threads: the dependency counter (announce n + 1, early resolves, exactly one
+// owner), waiting-storage slot reservation, and the MPMC queue (every item once,
+// FIFO per producer, wrap-around, overflow detection).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdint>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "runtime/dependency.hpp"
+#include "runtime/queue.hpp"
+#include "runtime/waiting_storage.hpp"
+
+namespace apiary {
+namespace {
+
+constexpr int kThreads = 8;
+
+TEST(DependencyProtocol, EachTaskMovesExactlyOnceAfterAllResolves) {
+  for (int trial = 0; trial < 20; ++trial) {
+    const int deps = 2000;
+    std::vector<Dependency> d(deps);
+    std::vector<int> preds(deps);
+    std::vector<std::atomic<int>> resolved(deps), moved(deps), early_violations(deps);
+    std::vector<std::uint32_t> state(deps * 2, 0);
+    struct Work {
+      int dep;
+      bool create;
+    };
+    std::vector<Work> work;
+    for (int i = 0; i < deps; ++i) {
+      preds[i] = i % 5;  // 0..4 predecessors, 0 means the creator owns it at once
+      work.push_back({i, true});
+      for (int k = 0; k < preds[i]; ++k) work.push_back({i, false});
+    }
+    std::mt19937 rng(trial);
+    std::shuffle(work.begin(), work.end(), rng);
+
+    auto move = [&](int i) {
+      if (resolved[i].load() != preds[i]) early_violations[i].fetch_add(1);
+      moved[i].fetch_add(1);
+      release_slot(state.data(), d[i].slot);
+    };
+    std::atomic<std::size_t> next{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t)
+      threads.emplace_back([&] {
+        for (std::size_t w; (w = next.fetch_add(1)) < work.size();) {
+          const int i = work[w].dep;
+          if (work[w].create) {
+            const bool owner = create_behind(d[i], preds[i], [&] {
+              return reserve_slot(state.data(), static_cast<std::uint32_t>(state.size()), i);
+            });
+            if (owner) move(i);
+          } else {
+            resolved[i].fetch_add(1);  // before the resolve, so the mover can check it
+            if (resolve_counter(d[i])) move(i);
+          }
+        }
+      });
+    for (auto& th : threads) th.join();
+    for (int i = 0; i < deps; ++i) {
+      ASSERT_EQ(moved[i].load(), 1) << "dependency " << i << " trial " << trial;
+      ASSERT_EQ(early_violations[i].load(), 0) << "moved before its last resolve: " << i;
+      ASSERT_EQ(d[i].counter, 0) << "counter must return to zero for reuse";
+    }
+    for (auto s : state) ASSERT_EQ(s, 0u);
+  }
+}
+
+TEST(DependencyProtocol, ResolvesBeforeAnnounceDriveCounterNegative) {
+  Dependency d;
+  EXPECT_FALSE(resolve_counter(d));
+  EXPECT_FALSE(resolve_counter(d));
+  EXPECT_EQ(d.counter, -2);
+  // Two predecessors already resolved: the creator owns the task at once.
+  EXPECT_TRUE(create_behind(d, 2, [] { return 7u; }));
+  EXPECT_EQ(d.slot, 7u);
+  EXPECT_EQ(d.counter, 0);
+}
+
+TEST(WaitingStorage, ConcurrentReservationsNeverShareASlot) {
+  constexpr std::uint32_t capacity = 512;
+  std::vector<std::uint32_t> state(capacity, 0);
+  std::vector<std::atomic<int>> owner(capacity);
+  for (auto& o : owner) o.store(-1);
+  std::atomic<int> conflicts{0}, full{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      std::vector<std::uint32_t> mine;
+      for (int round = 0; round < 20000; ++round) {
+        if (mine.size() < 60) {
+          const std::uint32_t s = reserve_slot(state.data(), capacity, static_cast<std::uint64_t>(round) * 31 + t);
+          if (s == kNoSlot) {
+            full.fetch_add(1);
+            continue;
+          }
+          int expected = -1;
+          if (!owner[s].compare_exchange_strong(expected, t)) conflicts.fetch_add(1);
+          mine.push_back(s);
+        } else {
+          for (auto s : mine) {
+            owner[s].store(-1);
+            release_slot(state.data(), s);
+          }
+          mine.clear();
+        }
+      }
+    });
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(conflicts.load(), 0);
+  EXPECT_EQ(full.load(), 0) << "8 threads x 60 slots fit in 512";
+}
+
+TEST(WaitingStorage, FullStorageIsReportedNotSearchedForever) {
+  std::vector<std::uint32_t> state(16, 0);
+  for (int i = 0; i < 16; ++i) ASSERT_NE(reserve_slot(state.data(), 16, i), kNoSlot);
+  EXPECT_EQ(reserve_slot(state.data(), 16, 99), kNoSlot);
+  release_slot(state.data(), 5);
+  EXPECT_EQ(reserve_slot(state.data(), 16, 99), 5u);
+}
+
+struct QueueFixture {
+  explicit QueueFixture(std::uint32_t capacity) : items(capacity), seq(capacity) {
+    for (std::uint32_t i = 0; i < capacity; ++i) seq[i] = i;
+    view = QueueView{items.data(), seq.data(), &counters, capacity};
+  }
+  std::vector<std::uint64_t> items;
+  std::vector<unsigned long long> seq;
+  QueueCounters counters;
+  QueueView view;
+};
+
+TEST(Queue, MpmcEveryItemOnceAndFifoPerProducer) {
+  constexpr std::uint32_t capacity = 256;  // far fewer than the items: many laps
+  constexpr int producers = 4, consumers = 4, per_producer = 50000;
+  QueueFixture q(capacity);
+  int abort = 0;
+  std::vector<std::atomic<int>> seen(producers * per_producer);
+  // position at which each item was taken, to check FIFO order per producer
+  std::vector<unsigned long long> taken_at(producers * per_producer);
+  std::atomic<int> overflows{0}, consumed{0};
+  std::vector<std::thread> threads;
+  for (int p = 0; p < producers; ++p)
+    threads.emplace_back([&, p] {
+      for (int k = 0; k < per_producer; ++k) {
+        // Stay below capacity: this test is about ordering, not overflow.
+        while (queue_fill(q.view) > capacity / 2) std::this_thread::yield();
+        const std::uint64_t item = (static_cast<std::uint64_t>(p) << 32) | static_cast<std::uint32_t>(k);
+        if (queue_push(q.view, item, &abort) != PushResult::ok) overflows.fetch_add(1);
+      }
+    });
+  for (int c = 0; c < consumers; ++c)
+    threads.emplace_back([&] {
+      while (consumed.load() < producers * per_producer) {
+        unsigned long long first = 0;
+        const std::uint32_t n = queue_claim(q.view, 7, &first);
+        for (std::uint32_t i = 0; i < n; ++i) {
+          std::uint64_t item = 0;
+          ASSERT_TRUE(queue_take(q.view, first + i, &item, &abort));
+          const int id = static_cast<int>(item >> 32) * per_producer + static_cast<int>(item & 0xffffffffu);
+          seen[id].fetch_add(1);
+          taken_at[id] = first + i;
+        }
+        consumed.fetch_add(static_cast<int>(n));
+        if (n == 0) std::this_thread::yield();
+      }
+    });
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(overflows.load(), 0);
+  for (int id = 0; id < producers * per_producer; ++id) ASSERT_EQ(seen[id].load(), 1) << "item " << id;
+  for (int p = 0; p < producers; ++p)
+    for (int k = 1; k < per_producer; ++k)
+      ASSERT_LT(taken_at[p * per_producer + k - 1], taken_at[p * per_producer + k]) << "producer " << p;
+  EXPECT_LE(q.counters.peak, capacity);
+}
+
+TEST(Queue, PushIntoFullQueueReportsOverflow) {
+  QueueFixture q(8);
+  int abort = 0;
+  for (std::uint64_t i = 0; i < 8; ++i) ASSERT_EQ(queue_push(q.view, i, &abort), PushResult::ok);
+  EXPECT_EQ(queue_push(q.view, std::uint64_t{99}, &abort), PushResult::overflow);
+  EXPECT_EQ(q.counters.peak, 8u);
+}
+
+TEST(Queue, ClaimedButUnreadSlotMakesProducerWaitNotOverflow) {
+  QueueFixture q(4);
+  int abort = 0;
+  for (std::uint64_t i = 0; i < 4; ++i) ASSERT_EQ(queue_push(q.view, i, &abort), PushResult::ok);
+  unsigned long long first = 0;
+  ASSERT_EQ(queue_claim(q.view, 1, &first), 1u);  // claimed, not yet read
+  std::atomic<bool> pushed{false};
+  std::thread producer([&] {
+    EXPECT_EQ(queue_push(q.view, std::uint64_t{4}, &abort), PushResult::ok);
+    pushed = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_FALSE(pushed.load());  // waits for the reader instead of overwriting
+  std::uint64_t item = 0;
+  ASSERT_TRUE(queue_take(q.view, first, &item, &abort));
+  producer.join();
+  EXPECT_TRUE(pushed.load());
+  EXPECT_EQ(item, 0u);
+}
+
+TEST(Queue, AbortEndsAWaitingConsumer) {
+  QueueFixture q(4);
+  int abort = 0;
+  q.counters.tail = 1;  // a producer reserved position 0 and never published it
+  unsigned long long first = 0;
+  ASSERT_EQ(queue_claim(q.view, 1, &first), 1u);
+  std::thread setter([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    atomic_ref<int>(abort).store(1);
+  });
+  std::uint64_t item = 0;
+  EXPECT_FALSE(queue_take(q.view, first, &item, &abort));
+  setter.join();
+}
+
+}  // namespace
+}  // namespace apiary

@@ -1,0 +1,133 @@
+// Queue behaviour on the device: every item exactly once under heavy contention,
+// and overflow reported with the queue's name and capacity.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "schedulers/run.cuh"
+#include "tests/runtime/scheduler_param.hpp"
+
+namespace apiary {
+namespace {
+
+using apiary::testing::SchedulerTest;
+
+struct FanEnv {
+  int fan_out = 0;
+  unsigned* seen = nullptr;  // one counter per sink item
+};
+
+// Each Source task pushes fan_out Sink items; all sources run at once, so thousands
+// of threads push into one queue while blocks pop from it.
+struct Sink {
+  using Item = unsigned;
+  static constexpr int threads = 1;
+  static constexpr int shared_bytes = 0;
+  template <class Ctx>
+  __device__ static void execute(const Item& id, Ctx& ctx) {
+    atomicAdd(&ctx.env().seen[id], 1u);
+  }
+};
+struct Source {
+  using Item = unsigned;
+  static constexpr int threads = 32;
+  static constexpr int shared_bytes = 0;
+  template <class Ctx>
+  __device__ static void execute(const Item& source, Ctx& ctx) {
+    const int fan = ctx.env().fan_out;
+    for (int k = ctx.rank(); k < fan; k += Ctx::size()) ctx.template enqueue<Sink>(source * fan + k);
+  }
+};
+using FanProgram = Program<Phaseless<Source, Sink>>;
+
+class QueueGpu : public SchedulerTest {};
+
+TEST_P(QueueGpu, EveryItemExactlyOnceUnderContention) {
+  const unsigned sources = 4096;
+  const int fan = 256;
+  DeviceBuffer<unsigned> seen(sources * fan);
+  seen.fill_zero();
+  RunOptions opt;
+  opt.queue_capacity = sources * fan;  // all sources may run before any sink
+  Runtime<FanProgram, FanEnv> rt(opt, FanEnv{fan, seen.data()});
+  std::vector<unsigned> ids(sources);
+  for (unsigned i = 0; i < sources; ++i) ids[i] = i;
+  rt.seed<Source>(ids);
+  const RunStats s = rt.run(GetParam());
+  const auto counts = seen.to_host();
+  std::size_t wrong = 0;
+  for (unsigned c : counts) wrong += c != 1;
+  EXPECT_EQ(wrong, 0u);
+  EXPECT_EQ(s.types[FanProgram::queue_of<Sink>].executed, std::uint64_t{sources} * fan);
+  EXPECT_EQ(s.types[FanProgram::queue_of<Source>].executed, sources);
+  EXPECT_LE(s.types[FanProgram::queue_of<Sink>].peak_fill, s.types[FanProgram::queue_of<Sink>].capacity);
+}
+
+// 1024 relays each hop 500 times through a queue of 2048 slots: the ring wraps
+// hundreds of times while at most one item per relay is live.
+struct Relay {
+  using Item = unsigned;  // relay id in the low 16 bits, hop count above
+  static constexpr int threads = 1;
+  static constexpr int shared_bytes = 0;
+  template <class Ctx>
+  __device__ static void execute(const Item& item, Ctx& ctx) {
+    const unsigned relay = item & 0xffffu, hop = item >> 16;
+    atomicAdd(&ctx.env().seen[relay], 1u);
+    if (hop + 1 < 500u) ctx.template enqueue<Relay>(((hop + 1) << 16) | relay);
+  }
+};
+
+TEST_P(QueueGpu, RingWrapsAroundManyTimes) {
+  DeviceBuffer<unsigned> seen(1024);
+  seen.fill_zero();
+  RunOptions opt;
+  opt.queue_capacity = 2048;
+  Runtime<Program<Phaseless<Relay>>, FanEnv> rt(opt, FanEnv{0, seen.data()});
+  std::vector<unsigned> ids(1024);
+  for (unsigned i = 0; i < 1024; ++i) ids[i] = i;
+  rt.seed<Relay>(ids);
+  const RunStats s = rt.run(GetParam());
+  for (unsigned c : seen.to_host()) ASSERT_EQ(c, 500u);
+  EXPECT_EQ(s.total_tasks(), 1024u * 500u);
+  EXPECT_LE(s.types[0].peak_fill, 2048u);
+}
+
+TEST_P(QueueGpu, OverflowIsReportedWithQueueAndCapacity) {
+  DeviceBuffer<unsigned> seen(64 * 4096);
+  seen.fill_zero();
+  RunOptions opt;
+  opt.queue_capacity = 1024;
+  // Keep the consumers out of the way: Sink is in a later phase, so it cannot drain.
+  using P = Program<Phase<Source>, Phase<Sink>>;
+  Runtime<P, FanEnv> rt(opt, FanEnv{4096, seen.data()});
+  std::vector<unsigned> ids(64);
+  for (unsigned i = 0; i < 64; ++i) ids[i] = i;
+  rt.seed<Source>(ids);
+  try {
+    rt.run(GetParam());
+    FAIL() << "expected an overflow";
+  } catch (const OverflowError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("Sink"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("1024"), std::string::npos) << msg;
+  }
+  // The runtime stays usable after an error: the next run starts clean.
+  Runtime<FanProgram, FanEnv> ok(RunOptions{}, FanEnv{4, seen.data()});
+  ok.seed<Source>(ids);
+  EXPECT_EQ(ok.run(GetParam()).total_tasks(), 64u + 64u * 4u);
+}
+
+TEST_P(QueueGpu, SeedingBeyondCapacityIsRefused) {
+  RunOptions opt;
+  opt.queue_capacity = 16;
+  Runtime<FanProgram, FanEnv> rt(opt);
+  std::vector<unsigned> ids(17, 0);
+  rt.seed<Sink>(ids);
+  EXPECT_THROW(rt.run(GetParam()), OverflowError);
+}
+
+INSTANTIATE_TEST_SUITE_P(Schedulers, QueueGpu, apiary::testing::all_schedulers(),
+                         apiary::testing::scheduler_name);
+
+}  // namespace
+}  // namespace apiary
