@@ -1,0 +1,31 @@
+// The subcommands of the `apiary` executable. Each command lives in its own file
+// (cmd_<name>.cpp, or .cu when it needs device code) and registers itself on the
+// top-level app with a callback; main.cpp only calls the add_* functions below.
+//
+// A new command: declare add_<name>_command here, define it in apps/cmd_<name>.{cpp,cu},
+// list the file in apps/CMakeLists.txt and call it from main.cpp. Report user errors by
+// throwing (any std::exception): main prints what() as one line and exits with 1.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+
+// Forward declaration so that .cu command files need not pull CLI11 through nvcc
+// unless they register options themselves.
+namespace CLI {
+class App;
+}
+
+namespace apiary::cli {
+
+void add_info_command(CLI::App& app);
+void add_demo_command(CLI::App& app);
+
+// The body of `apiary info SPEC [--json]`, reused by `apiary demo`.
+void run_info(const std::string& spec, bool json, std::ostream& out);
+
+// One-line description of the MATRIX argument, for option help texts.
+inline constexpr const char* kMatrixArgumentHelp =
+    "Matrix Market file (.mtx, .mtx.gz) or generated matrix such as poisson2d:1000";
+
+}  // namespace apiary::cli

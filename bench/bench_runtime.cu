@@ -1,0 +1,276 @@
+// Runtime micro-benchmarks, each against a baseline measured in the same process:
+//   * throughput of trivial tasks (worker size 1 and 32) vs the same work as one plain kernel;
+//   * dependency hop latency along a chain of tasks vs one kernel launch per hop and
+//     vs one CUDA graph with a node per hop;
+//   * phase switch latency with one task per phase vs one kernel launch per phase.
+// Prints a table and writes JSON (--json FILE). Every figure is the median of --reps runs.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "runtime/device.hpp"
+#include "schedulers/run.cuh"
+
+namespace {
+
+using namespace apiary;
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+double time_ms(const std::function<void(cudaStream_t)>& work, int reps) {
+  std::vector<double> t;
+  EventTimer timer;
+  work(nullptr);  // warm-up
+  APIARY_CUDA_CHECK(cudaDeviceSynchronize());
+  for (int r = 0; r < reps; ++r) {
+    timer.start();
+    work(nullptr);
+    timer.stop();
+    t.push_back(timer.elapsed_ms());
+  }
+  return median(t);
+}
+
+struct Row {
+  std::string name, unit;
+  double apiary = 0;
+  std::string baseline_name;
+  double baseline = 0;
+  bool higher_is_better = true;
+};
+
+// ---- trivial tasks --------------------------------------------------------------
+struct TrivialEnv {
+  unsigned* sink = nullptr;
+};
+template <int W>
+struct Trivial {
+  using Item = unsigned;
+  static constexpr int threads = W;
+  static constexpr int shared_bytes = 0;
+  template <class Ctx>
+  __device__ static void execute(const Item& item, Ctx& ctx) {
+    if (item == 0xffffffffu) ctx.env().sink[0] = ctx.rank();  // never true: keeps the item read
+  }
+};
+
+template <int W>
+__global__ void trivial_kernel(const unsigned* items, unsigned n, unsigned* sink) {
+  const unsigned long long t = blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
+  if (t / W < n && items[t / W] == 0xffffffffu) sink[0] = static_cast<unsigned>(t % W);
+}
+
+template <int W>
+Row bench_trivial(unsigned n, int reps) {
+  std::vector<unsigned> items(n);
+  for (unsigned i = 0; i < n; ++i) items[i] = i;
+  DeviceBuffer<unsigned> sink(1);
+  DeviceBuffer<unsigned> d_items{std::span<const unsigned>(items)};
+  RunOptions opt;
+  opt.queue_capacity = n;
+  using P = Program<Phaseless<Trivial<W>>>;
+  Runtime<P, TrivialEnv> rt(opt, TrivialEnv{sink.data()});
+  std::vector<double> t;
+  for (int r = 0; r <= reps; ++r) {
+    rt.template seed<Trivial<W>>(items);
+    const RunStats s = rt.run(Scheduler::megakernel);
+    if (s.total_tasks() != n) throw std::runtime_error("trivial tasks: wrong task count");
+    if (r > 0) t.push_back(s.milliseconds);  // run 0 is the warm-up
+  }
+  const double base = time_ms(
+      [&](cudaStream_t st) {
+        const unsigned long long threads = static_cast<unsigned long long>(n) * W;
+        trivial_kernel<W><<<static_cast<unsigned>((threads + 255) / 256), 256, 0, st>>>(d_items.data(), n, sink.data());
+      },
+      reps);
+  return {"trivial tasks, worker size " + std::to_string(W), "tasks/s", n / (median(t) * 1e-3), "one plain kernel",
+          n / (base * 1e-3), true};
+}
+
+// ---- dependency chain -----------------------------------------------------------
+struct ChainEnv {
+  Dependency* deps = nullptr;
+  int n = 0;
+  unsigned long long* stamps = nullptr;  // [0] start of the first hop, [1] end of the last
+  unsigned* sink = nullptr;
+};
+struct Hop {
+  using Item = int;
+  static constexpr int threads = 1;
+  static constexpr int shared_bytes = 0;
+  template <class Ctx>
+  __device__ static void execute(const Item& k, Ctx& ctx) {
+    const ChainEnv& e = ctx.env();
+    if (k == 0) e.stamps[0] = global_time_ns();
+    if (k + 1 < e.n) {
+      ctx.resolve(e.deps[k + 1]);
+    } else {
+      e.stamps[1] = global_time_ns();
+    }
+  }
+};
+// Phase 0 creates the whole chain behind dependencies; phase 1 runs it, so the hops
+// measure dependency resolution alone.
+struct MakeHops {
+  using Item = int;
+  static constexpr int threads = 256;
+  static constexpr int shared_bytes = 0;
+  template <class Ctx>
+  __device__ static void execute(const Item&, Ctx& ctx) {
+    const ChainEnv& e = ctx.env();
+    for (int k = ctx.rank(); k < e.n; k += Ctx::size()) ctx.template enqueue_after<Hop>(e.deps[k], k == 0 ? 0 : 1, k);
+  }
+};
+
+__global__ void hop_kernel(int k, unsigned* sink) {
+  if (k < 0) sink[0] = 1;  // the same (no) work as a Hop
+}
+
+std::vector<Row> bench_chain(int n, int reps) {
+  auto deps = make_dependencies(n);
+  DeviceBuffer<unsigned long long> stamps(2);
+  DeviceBuffer<unsigned> sink(1);
+  RunOptions opt;
+  opt.waiting_capacity = 2 * n;
+  using P = Program<Phase<MakeHops>, Phase<Hop>>;
+  Runtime<P, ChainEnv> rt(opt, ChainEnv{deps.data(), n, stamps.data(), sink.data()});
+  std::vector<double> hop_us;
+  for (int r = 0; r <= reps; ++r) {
+    rt.seed<MakeHops>(0);
+    rt.run(Scheduler::megakernel);
+    const auto st = stamps.to_host();
+    if (r > 0) hop_us.push_back((st[1] - st[0]) * 1e-3 / (n - 1));
+  }
+  // Baseline 1: one launch per hop on a stream.
+  const double launch_ms = time_ms(
+      [&](cudaStream_t s) {
+        for (int k = 0; k < n; ++k) hop_kernel<<<1, 1, 0, s>>>(k, sink.data());
+      },
+      reps);
+  // Baseline 2: the same chain as one CUDA graph (captured once, replayed).
+  cudaStream_t cap;
+  APIARY_CUDA_CHECK(cudaStreamCreate(&cap));
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+  APIARY_CUDA_CHECK(cudaStreamBeginCapture(cap, cudaStreamCaptureModeGlobal));
+  for (int k = 0; k < n; ++k) hop_kernel<<<1, 1, 0, cap>>>(k, sink.data());
+  APIARY_CUDA_CHECK(cudaStreamEndCapture(cap, &graph));
+  APIARY_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  const double graph_ms = time_ms([&](cudaStream_t s) { APIARY_CUDA_CHECK(cudaGraphLaunch(exec, s)); }, reps);
+  APIARY_CUDA_CHECK(cudaGraphExecDestroy(exec));
+  APIARY_CUDA_CHECK(cudaGraphDestroy(graph));
+  APIARY_CUDA_CHECK(cudaStreamDestroy(cap));
+  const std::string name = "dependency hop (chain of " + std::to_string(n) + ")";
+  const double apiary_us = median(hop_us);
+  return {{name, "us/hop", apiary_us, "kernel launch per hop", launch_ms * 1e3 / n, false},
+          {name, "us/hop", apiary_us, "CUDA graph node", graph_ms * 1e3 / n, false}};
+}
+
+// ---- phase switches -------------------------------------------------------------
+struct SwitchEnv {
+  int switches = 0;
+  unsigned long long* stamps = nullptr;
+};
+template <int Which>
+struct Ping {
+  using Item = int;  // switch number
+  static constexpr int threads = 1;
+  static constexpr int shared_bytes = 0;
+  template <class Ctx>
+  __device__ static void execute(const Item& k, Ctx& ctx) {
+    if (k == 0) ctx.env().stamps[0] = global_time_ns();
+    if (k + 1 < ctx.env().switches) {
+      ctx.template enqueue<Ping<1 - Which>>(k + 1);
+    } else {
+      ctx.env().stamps[1] = global_time_ns();
+    }
+  }
+};
+
+Row bench_phase_switch(int switches, int reps) {
+  DeviceBuffer<unsigned long long> stamps(2);
+  DeviceBuffer<unsigned> sink(1);
+  RunOptions opt;
+  opt.cyclic = true;
+  using P = Program<Phase<Ping<0>>, Phase<Ping<1>>>;
+  Runtime<P, SwitchEnv> rt(opt, SwitchEnv{switches, stamps.data()});
+  std::vector<double> us;
+  for (int r = 0; r <= reps; ++r) {
+    rt.seed<Ping<0>>(0);
+    const RunStats s = rt.run(Scheduler::megakernel);
+    if (s.phase_switches != static_cast<std::uint64_t>(switches - 1)) throw std::runtime_error("phase switch count");
+    const auto st = stamps.to_host();
+    if (r > 0) us.push_back((st[1] - st[0]) * 1e-3 / (switches - 1));
+  }
+  const double launch_ms = time_ms(
+      [&](cudaStream_t s) {
+        for (int k = 0; k < switches; ++k) hop_kernel<<<1, 1, 0, s>>>(k, sink.data());
+      },
+      reps);
+  return {"phase switch (one task per phase)", "us/switch", median(us), "kernel launch per phase",
+          launch_ms * 1e3 / switches, false};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Apiary runtime micro-benchmarks (megakernel scheduler)"};
+  int reps = 5;
+  unsigned tasks = 1u << 24;
+  int chain = 10000;
+  std::string json_path;
+  app.add_option("--reps", reps, "timed repetitions (median reported)")->check(CLI::PositiveNumber);
+  app.add_option("--tasks", tasks, "trivial tasks per run")->check(CLI::PositiveNumber);
+  app.add_option("--chain", chain, "length of the dependency chain and number of phase switches")
+      ->check(CLI::Range(2, 1 << 24));
+  app.add_option("--json", json_path, "write the results as JSON");
+  CLI11_PARSE(app, argc, argv);
+  try {
+    if (auto reason = no_device_reason()) {
+      std::fprintf(stderr, "bench_runtime: no GPU available (%s)\n", reason->c_str());
+      return 1;
+    }
+    const DeviceInfo dev = query_device();
+    std::printf("device: %s\n", describe(dev).c_str());
+    std::vector<Row> rows;
+    rows.push_back(bench_trivial<1>(tasks, reps));
+    rows.push_back(bench_trivial<32>(tasks / 8, reps));
+    for (const Row& r : bench_chain(chain, reps)) rows.push_back(r);
+    rows.push_back(bench_phase_switch(chain, reps));
+
+    std::printf("\n%-38s %14s %-10s %-24s %14s %8s\n", "benchmark", "apiary", "unit", "baseline", "baseline", "ratio");
+    nlohmann::json out = nlohmann::json::array();
+    for (const Row& r : rows) {
+      // ratio > 1 means Apiary is better
+      const double ratio = r.higher_is_better ? r.apiary / r.baseline : r.baseline / r.apiary;
+      std::printf("%-38s %14.4g %-10s %-24s %14.4g %7.2fx\n", r.name.c_str(), r.apiary, r.unit.c_str(),
+                  r.baseline_name.c_str(), r.baseline, ratio);
+      out.push_back({{"benchmark", r.name},
+                     {"unit", r.unit},
+                     {"apiary", r.apiary},
+                     {"baseline", r.baseline_name},
+                     {"baseline_value", r.baseline},
+                     {"ratio_apiary_better", ratio}});
+    }
+    std::printf("(ratio > 1: Apiary better than the baseline)\n");
+    if (!json_path.empty()) {
+      nlohmann::json doc = {{"device", dev.name}, {"reps", reps}, {"results", out}};
+      std::ofstream(json_path) << doc.dump(2) << "\n";
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_runtime: error: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# On a machine with a GPU: build (release), run every test, the GPU tests under
+# compute-sanitizer (memcheck, racecheck, synccheck) and the benchmarks, writing logs
+# to OUTDIR. With carried .deps/ (scripts/offline-deps.sh) it works without a registry.
+#   scripts/gpu-check.sh OUTDIR [tests|sanitize|bench|all]...
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${1:?usage: gpu-check.sh OUTDIR [tests|sanitize|bench|all]...}
+shift
+steps=${*:-all}
+mkdir -p "$out"
+prefix_args=()
+if compgen -G ".deps/*.deb" >/dev/null; then
+  prefix_args=(-DCMAKE_PREFIX_PATH="$(scripts/offline-deps.sh unpack /tmp/apiary-deps)")
+fi
+source scripts/env.sh
+cmake -S . -B build/gpu -G Ninja -DCMAKE_BUILD_TYPE=Release "${prefix_args[@]}" >"$out/configure.log" 2>&1 || {
+  tail -20 "$out/configure.log"; exit 1; }
+cmake --build build/gpu -j "$jobs" >"$out/build.log" 2>&1 || { grep -E "error|FAILED" "$out/build.log" | head -30; exit 1; }
+echo "build: ok"
+status=0
+has() { [[ " $steps " == *" $1 "* || " $steps " == *" all "* ]]; }
+gpu_tests=(build/gpu/tests/runtime/test_runtime_gpu)
+for t in build/gpu/tests/tasks/*/test_*_gpu; do [[ -x $t ]] && gpu_tests+=("$t"); done
+if has tests; then
+  ctest --test-dir build/gpu -j 4 --output-on-failure --timeout 300 >"$out/ctest.log" 2>&1 || status=1
+  grep -E "tests passed|tests failed|Skipped|Failed|\*\*\*" "$out/ctest.log" | tail -25
+fi
+if has sanitize; then
+  for tool in memcheck racecheck synccheck; do
+    for t in "${gpu_tests[@]}"; do
+      log="$out/sanitize-$tool-$(basename "$t").log"
+      timeout 900 compute-sanitizer --tool "$tool" --error-exitcode 3 "$t" --gtest_filter=-*Watchdog* >"$log" 2>&1
+      rc=$?
+      echo "compute-sanitizer $tool $(basename "$t"): exit $rc, $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)"
+      [[ $rc -eq 0 ]] || status=1
+    done
+  done
+fi
+if has bench; then
+  build/gpu/bench/bench_runtime --json "$out/bench_runtime.json" 2>&1 | tee "$out/bench_runtime.log" || status=1
+fi
+exit $status
