@@ -8,7 +8,6 @@
 #pragma once
 
 #include <iosfwd>
-#include <string>
 
 // Forward declaration so that .cu command files need not pull CLI11 through nvcc
 // unless they register options themselves.
@@ -20,9 +19,16 @@ namespace apiary::cli {
 
 void add_info_command(CLI::App& app);
 void add_demo_command(CLI::App& app);
+void add_generic_command(CLI::App& app);
 
-// The body of `apiary info SPEC [--json]`, reused by `apiary demo`.
-void run_info(const std::string& spec, bool json, std::ostream& out);
+// The GPU part of `apiary demo`: the generic program in both modes.
+void run_generic_demo();
+
+struct LoadedMatrix;
+
+// The report of `apiary info`, reused by `apiary demo`. Everything is computed before
+// anything is printed, so a failure leaves no partial report.
+void print_info(const LoadedMatrix& m, bool json, std::ostream& out);
 
 // One-line description of the MATRIX argument, for option help texts.
 inline constexpr const char* kMatrixArgumentHelp =

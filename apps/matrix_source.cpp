@@ -51,11 +51,18 @@ LoadedMatrix load_matrix(const std::string& spec) {
     const fs::path path(spec);
     std::error_code ec;
     const fs::file_status status = fs::status(path, ec);
-    if (!fs::exists(status))
+    if (!fs::exists(status)) {
+      // "foo:3" was probably meant as a generator: say that the name is the problem.
+      const std::size_t colon = spec.find(':');
+      const std::string not_a_generator =
+          colon == std::string::npos || colon == 0
+              ? std::string()
+              : fmt::format(", and '{}' is not a generator name", spec.substr(0, colon));
       throw std::runtime_error(fmt::format(
-          "{}: no such file; MATRIX is a Matrix Market file (.mtx, .mtx.gz) or a generated "
+          "{}: no such file{}; MATRIX is a Matrix Market file (.mtx, .mtx.gz) or a generated "
           "matrix such as poisson2d:1000 ({})",
-          spec, kFormsHint));
+          spec, not_a_generator, kFormsHint));
+    }
     if (fs::is_directory(status))
       throw std::runtime_error(
           fmt::format("{}: is a directory, not a Matrix Market file", spec));

@@ -12,7 +12,9 @@ namespace apiary {
 
 // Synchronizes only the `threads` threads of one task, never the whole block:
 // sub-warp tasks use their lane mask, warp tasks __syncwarp, multi-warp tasks a named
-// barrier (ids 1..15; the scheduler keeps id 0 for its own block-wide barrier).
+// barrier (ids 1..15; the scheduler keeps id 0 for its own block-wide barrier). A task
+// that fills the whole block uses __syncthreads (barrier_id 0): the same thing, and
+// the form compute-sanitizer's racecheck models for full-block barriers.
 template <int threads>
 struct TaskBarrier {
   unsigned lane_mask = 0xffffffffu;
@@ -23,6 +25,8 @@ struct TaskBarrier {
       __syncwarp(lane_mask);
     } else if constexpr (threads == 32) {
       __syncwarp();
+    } else if (barrier_id == 0) {
+      __syncthreads();
     } else {
       asm volatile("bar.sync %0, %1;" ::"r"(barrier_id), "r"(threads) : "memory");
     }

@@ -73,10 +73,12 @@ template <std::size_t Q, class V>
 __device__ void push_item(const V& v, const typename V::Program::template type_at<Q>::Item& item, bool new_task) {
   using P = typename V::Program;
   // Count first: a consumer could run and retire the task before the counters rose.
-  atomic_ref<long long>(v.control->active).fetch_add(1);
+  // Relaxed is enough: the task's own decrement comes later in these counters'
+  // modification order, and the queue's release/acquire orders the item itself.
+  atomic_ref<long long>(v.control->active).fetch_add(1, cuda::std::memory_order_relaxed);
   constexpr int phase = P::phase_of_queue[Q];
   if constexpr (phase >= 0) {
-    if (new_task) atomic_ref<long long>(v.phase_pending[phase]).fetch_add(1);
+    if (new_task) atomic_ref<long long>(v.phase_pending[phase]).fetch_add(1, cuda::std::memory_order_relaxed);
   }
   const PushResult r = queue_push(v.queues[Q], item, &v.control->abort);
   if (r == PushResult::overflow) raise_error(v, ErrorCode::queue_overflow, static_cast<int>(Q));

@@ -3,8 +3,13 @@
 // Every slot carries a sequence number (Vyukov's bounded MPMC queue): a producer that
 // reserved position p may write slot p % capacity once its sequence reads p; it
 // publishes by storing p + 1. A consumer that reserved p waits for p + 1, reads, and
-// frees the slot for the next lap by storing p + capacity. Producers reserve with one
-// fetch_add on the tail; consumers reserve whole batches with one CAS on the head.
+// frees the slot for the next lap by storing p + capacity.
+//
+// Nothing retries under contention: producers reserve with one fetch_add on the tail;
+// consumers first reserve a count against `ready` (items published and not yet
+// claimed) with one fetch_sub, hand back what they could not get, then take their
+// positions with one fetch_add on the head. (A CAS loop on the head collapsed to
+// about one claim per 1.5 us with a thousand blocks polling on an H200.)
 //
 // A producer that finds its slot still holding an item that no consumer has reserved
 // has overflowed the queue: it reports that instead of waiting (a wait could hang).
@@ -22,6 +27,7 @@ struct QueueCounters {
   unsigned long long tail = 0;      // next position to hand to a producer
   unsigned long long executed = 0;  // tasks completed from this queue (statistics)
   unsigned long long peak = 0;      // highest fill seen by a producer
+  long long ready = 0;              // published, not yet claimed (may dip below 0 briefly)
 };
 
 struct QueueView {
@@ -51,6 +57,7 @@ APIARY_HD PushResult queue_push(const QueueView& q, const Item& item, const int*
   }
   static_cast<Item*>(q.items)[pos & mask] = item;
   seq.store(pos + 1, cuda::std::memory_order_release);
+  atomic_ref<long long>(q.counters->ready).fetch_add(1, cuda::std::memory_order_release);
 
   head = atomic_ref<u64>(q.counters->head).load(cuda::std::memory_order_relaxed);
   const u64 fill = pos + 1 > head ? pos + 1 - head : 0;
@@ -60,20 +67,18 @@ APIARY_HD PushResult queue_push(const QueueView& q, const Item& item, const int*
 }
 
 // Claims up to `want` consecutive positions; returns how many, the first in *first.
+// Every claimed position has been or is being published, so queue_take waits only
+// for a producer that is mid-write.
 APIARY_HD inline std::uint32_t queue_claim(const QueueView& q, std::uint32_t want, unsigned long long* first) {
-  using u64 = unsigned long long;
-  atomic_ref<u64> head_ref(q.counters->head);
-  u64 head = head_ref.load(cuda::std::memory_order_relaxed);
-  for (;;) {
-    const u64 tail = atomic_ref<u64>(q.counters->tail).load(cuda::std::memory_order_relaxed);
-    if (tail <= head) return 0;
-    const u64 avail = tail - head;
-    const std::uint32_t n = avail < want ? static_cast<std::uint32_t>(avail) : want;
-    if (head_ref.compare_exchange_weak(head, head + n, cuda::std::memory_order_relaxed)) {
-      *first = head;
-      return n;
-    }
-  }
+  atomic_ref<long long> ready(q.counters->ready);
+  if (ready.load(cuda::std::memory_order_relaxed) <= 0) return 0;  // cheap test before any RMW
+  const long long had = ready.fetch_sub(want, cuda::std::memory_order_acquire);
+  const long long got = had <= 0 ? 0 : (had < static_cast<long long>(want) ? had : want);
+  if (got < static_cast<long long>(want)) ready.fetch_add(want - got, cuda::std::memory_order_relaxed);
+  if (got == 0) return 0;
+  *first = atomic_ref<unsigned long long>(q.counters->head).fetch_add(static_cast<unsigned long long>(got),
+                                                                      cuda::std::memory_order_relaxed);
+  return static_cast<std::uint32_t>(got);
 }
 
 // Reads the item at a claimed position (waiting for its producer to publish it) and

@@ -23,6 +23,7 @@
 #include "runtime/device_buffer.hpp"
 #include "runtime/device_view.cuh"
 #include "runtime/errors.hpp"
+#include "runtime/run_options.hpp"
 #include "runtime/scheduler.hpp"
 #include "runtime/stats.hpp"
 #include "runtime/text.hpp"
@@ -30,15 +31,6 @@
 
 namespace apiary {
 
-struct RunOptions {
-  std::uint32_t queue_capacity = 1u << 20;   // per task type; rounded up to a power of two
-  std::uint32_t waiting_capacity = 1u << 16; // slots of waiting storage
-  bool cyclic = false;                       // after the last phase the first runs again
-  bool trace = false;                        // record every task (type, SM, start, end)
-  std::uint32_t trace_capacity = 1u << 22;   // records kept when tracing
-  double watchdog_seconds = 10.0;            // abort after this long without progress; 0: off
-  int blocks_per_sm = 0;                     // megakernel: 0 = as many as fit
-};
 
 namespace detail {
 
@@ -139,6 +131,7 @@ class Runtime {
           seq_[q].data(), capacity_[q], n);
       APIARY_CUDA_CHECK_LAUNCH();
       counters[q].tail = n;
+      counters[q].ready = n;
       counters[q].peak = n;
       control.active += n;
       if (P::phase_of_queue[q] >= 0) pending[P::phase_of_queue[q]] += n;

@@ -53,7 +53,7 @@ struct Claim {
   std::uint32_t count;
   unsigned long long first;
   int exit;
-  int aborted;
+  int idle;  // nothing to do this round: back off
 };
 
 template <class V>
@@ -85,11 +85,58 @@ __device__ void watchdog_fire(const V& v, unsigned long long idle_ns) {
   }
 }
 
+template <class V>
+__device__ bool phase_has_ready_work(const V& v, int phase) {
+  using P = typename V::Program;
+  constexpr auto phase_begin = P::phase_begin;
+  for (std::size_t q = phase_begin[phase]; q < phase_begin[phase + 1]; ++q)
+    if (atomic_ref<long long>(v.queues[q].counters->ready).load(cuda::std::memory_order_relaxed) > 0) return true;
+  return false;
+}
+
+// Called by the block that saw the current phase drained: takes the phase into the
+// switching state, waits until no block is still inside a claim of it, and moves to
+// the next phase with work (wrapping around only in cyclic programs).
+template <class V>
+__device__ void switch_phase(const V& v, int phase) {
+  using P = typename V::Program;
+  constexpr auto phase_begin = P::phase_begin;
+  constexpr int phases = static_cast<int>(P::phase_count);
+  RunControl* ctl = v.control;
+  int expected = phase;
+  if (!atomic_ref<int>(ctl->phase).compare_exchange_strong(expected, kSwitching)) return;
+  // Seq_cst pairs with the token fetch_add + phase re-read in claim_work: either that
+  // block sees kSwitching, or this loop sees its token.
+  while (atomic_ref<int>(v.dequeuers[phase]).load() != 0) __nanosleep(32);
+  int next = -1;
+  if (atomic_ref<long long>(v.phase_pending[phase]).load(cuda::std::memory_order_acquire) == 0) {
+    for (int k = 1; k <= phases; ++k) {
+      const int p = (phase + k) % phases;
+      if (atomic_ref<long long>(v.phase_pending[p]).load(cuda::std::memory_order_acquire) > 0) {
+        next = p;
+        break;
+      }
+    }
+  }
+  if (next >= 0 && next <= phase && !v.cyclic) {
+    raise_error(v, ErrorCode::phase_order, static_cast<int>(phase_begin[next]));
+    next = -1;
+  }
+  if (next >= 0) {
+    atomic_ref<unsigned long long>(ctl->phase_switches).fetch_add(1, cuda::std::memory_order_relaxed);
+    atomic_ref<unsigned long long>(ctl->last_progress_ns).store(global_time_ns(), cuda::std::memory_order_relaxed);
+  }
+  atomic_ref<int>(ctl->phase).store(next >= 0 ? next : phase, cuda::std::memory_order_release);
+}
+
 // Thread 0 only: claim a batch, or decide that the block should wait or leave.
+// Idle polling uses plain loads; read-modify-writes happen only where there is work,
+// so a thousand idle blocks do not slow down the few that have some.
 template <class V>
 __device__ Claim claim_work(const V& v, unsigned round) {
   using P = typename V::Program;
   using C = Config<P>;
+  constexpr auto phase_begin = P::phase_begin;
   Claim c{-1, 0, 0, 0, 0};
   RunControl* ctl = v.control;
   if (aborted(v) || atomic_ref<int>(ctl->done).load(cuda::std::memory_order_relaxed)) {
@@ -111,61 +158,39 @@ __device__ Claim claim_work(const V& v, unsigned round) {
     try_range(0, P::phaseless_count);
     if (c.count > 0) return c;
   }
-  constexpr auto phase_begin = P::phase_begin;
-  const int phase = atomic_ref<int>(ctl->phase).load();
+  const int phase = atomic_ref<int>(ctl->phase).load(cuda::std::memory_order_acquire);
   if constexpr (P::phase_count > 0) {
-    if (phase >= 0) {
+    if (phase >= 0 && phase_has_ready_work(v, phase)) {
       // The token tells a phase switch that this block may still claim from `phase`.
       atomic_ref<int> token(v.dequeuers[phase]);
       token.fetch_add(1);
       if (atomic_ref<int>(ctl->phase).load() == phase) try_range(phase_begin[phase], phase_begin[phase + 1]);
-      token.fetch_sub(1);
+      token.fetch_sub(1, cuda::std::memory_order_release);
       if (c.count > 0) return c;
     }
   }
-  if (atomic_ref<long long>(ctl->active).load() == 0) {
-    atomic_ref<int>(ctl->done).store(1);
+  if (atomic_ref<long long>(ctl->active).load(cuda::std::memory_order_acquire) == 0) {
+    atomic_ref<int>(ctl->done).store(1, cuda::std::memory_order_relaxed);
     c.exit = 1;
     return c;
   }
   if constexpr (P::phase_count > 0) {
-    if (phase >= 0 && atomic_ref<long long>(v.phase_pending[phase]).load() == 0) {
-      int expected = phase;
-      if (atomic_ref<int>(ctl->phase).compare_exchange_strong(expected, kSwitching)) {
-        while (atomic_ref<int>(v.dequeuers[phase]).load() != 0) __nanosleep(32);
-        int next = -1;
-        if (atomic_ref<long long>(v.phase_pending[phase]).load() == 0) {
-          for (int k = 1; k <= static_cast<int>(P::phase_count); ++k) {
-            const int p = (phase + k) % static_cast<int>(P::phase_count);
-            if (atomic_ref<long long>(v.phase_pending[p]).load() > 0) {
-              next = p;
-              break;
-            }
-          }
-        }
-        if (next >= 0 && next <= phase && !v.cyclic) {
-          raise_error(v, ErrorCode::phase_order, static_cast<int>(phase_begin[next]));
-          next = -1;
-        }
-        if (next >= 0) {
-          atomic_ref<unsigned long long>(ctl->phase_switches).fetch_add(1);
-          atomic_ref<unsigned long long>(ctl->last_progress_ns).store(global_time_ns());
-        }
-        atomic_ref<int>(ctl->phase).store(next >= 0 ? next : phase);
-        return c;
-      }
+    if (phase >= 0 && atomic_ref<long long>(v.phase_pending[phase]).load(cuda::std::memory_order_acquire) == 0) {
+      switch_phase(v, phase);
+      return c;
     }
   }
   if (v.watchdog_ns != 0) {
     const unsigned long long now = global_time_ns();
-    const unsigned long long last = atomic_ref<unsigned long long>(ctl->last_progress_ns).load();
+    const unsigned long long last =
+        atomic_ref<unsigned long long>(ctl->last_progress_ns).load(cuda::std::memory_order_relaxed);
     if (now > last && now - last > v.watchdog_ns) {
       watchdog_fire(v, now - last);
       c.exit = 1;
       return c;
     }
   }
-  __nanosleep(100);
+  c.idle = 1;
   return c;
 }
 
@@ -191,7 +216,7 @@ __device__ void run_batch(const V& v, Claim& claim, unsigned char* smem) {
       const unsigned lane = threadIdx.x % 32;
       barrier.lane_mask = ((1u << T::threads) - 1u) << (lane / T::threads * T::threads);
     } else if constexpr (T::threads > 32) {
-      barrier.barrier_id = 1 + static_cast<int>(group);
+      barrier.barrier_id = T::threads == C::block_threads ? 0 : 1 + static_cast<int>(group);
     }
     unsigned char* task_shared = smem + C::stage_bytes + group * C::align16(T::shared_bytes);
     TaskContext<V, T> ctx(v, static_cast<int>(threadIdx.x % T::threads), task_shared, barrier);
@@ -211,8 +236,8 @@ __device__ void run_batch(const V& v, Claim& claim, unsigned char* smem) {
     const unsigned n = claim.count;
     atomic_ref<unsigned long long>(v.queues[Q].counters->executed).fetch_add(n, cuda::std::memory_order_relaxed);
     constexpr int phase = P::phase_of_queue[Q];
-    if constexpr (phase >= 0) atomic_ref<long long>(v.phase_pending[phase]).fetch_sub(n);
-    atomic_ref<long long>(v.control->active).fetch_sub(n);
+    if constexpr (phase >= 0) atomic_ref<long long>(v.phase_pending[phase]).fetch_sub(n, cuda::std::memory_order_release);
+    atomic_ref<long long>(v.control->active).fetch_sub(n, cuda::std::memory_order_release);
     atomic_ref<unsigned long long>(v.control->last_progress_ns).store(global_time_ns(), cuda::std::memory_order_relaxed);
   }
 }
@@ -227,8 +252,19 @@ __global__ void __launch_bounds__(Config<typename V::Program>::block_threads, Co
     atomic_ref<int>(v.control->live_blocks).fetch_add(1);
     atomic_ref<unsigned long long>(v.control->last_progress_ns).fetch_max(global_time_ns());
   }
+  unsigned backoff_ns = 0;
   for (unsigned round = 0;; ++round) {
-    if (threadIdx.x == 0) claim = claim_work(v, round);
+    if (threadIdx.x == 0) {
+      claim = claim_work(v, round);
+      // Exponential back-off while idle: with hundreds of blocks polling, one of them
+      // still wakes within nanoseconds of new work, but the control words stay cool.
+      if (claim.idle) {
+        backoff_ns = backoff_ns == 0 ? 32 : min(backoff_ns * 2, 2048u);
+        __nanosleep(backoff_ns);
+      } else {
+        backoff_ns = 0;
+      }
+    }
     __syncthreads();
     if (claim.exit) break;
     if (claim.count > 0) dispatch_queue<P>(claim.queue, [&]<std::size_t Q>() { run_batch<Q, Trace>(v, claim, smem); });

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 
 #include "runtime/scheduler.hpp"
@@ -15,6 +16,13 @@ inline auto all_schedulers() { return ::testing::Values(Scheduler::megakernel); 
 
 inline std::string scheduler_name(const ::testing::TestParamInfo<Scheduler>& info) {
   return std::string(to_string(info.param));
+}
+
+// Problem sizes shrink by 16 when APIARY_TEST_QUICK is set: compute-sanitizer
+// (racecheck above all) slows persistent kernels down by orders of magnitude.
+inline int scaled(int n, int minimum = 2) {
+  if (std::getenv("APIARY_TEST_QUICK") == nullptr) return n;
+  return n / 16 > minimum ? n / 16 : minimum;
 }
 
 class SchedulerTest : public ::testing::TestWithParam<Scheduler> {

@@ -52,7 +52,7 @@ using ChainProgram = Program<Phaseless<MakeChain, Link>>;
 class Dependencies : public SchedulerTest {};
 
 TEST_P(Dependencies, ChainRunsInOrder) {
-  const int n = 10000;
+  const int n = apiary::testing::scaled(10000);
   auto deps = make_dependencies(n);
   DeviceBuffer<unsigned> counter(1), violations(1);
   counter.fill_zero();
@@ -96,7 +96,7 @@ struct Node {
 using DiamondProgram = Program<Phaseless<Node>>;
 
 TEST_P(Dependencies, DiamondsJoinAfterBothBranches) {
-  const int n = 20000;
+  const int n = apiary::testing::scaled(20000);
   auto deps = make_dependencies(n);
   DeviceBuffer<unsigned> violations(1), flags(4 * n);
   violations.fill_zero();
@@ -146,7 +146,7 @@ struct Root {
 using FanInProgram = Program<Phaseless<Root, Leaf, Sink>>;
 
 TEST_P(Dependencies, WideFanInOfOneHundredThousand) {
-  const int n = 100000;
+  const int n = apiary::testing::scaled(100000);
   auto deps = make_dependencies(1);
   DeviceBuffer<unsigned> counter(1), violations(1), flags(1);
   counter.fill_zero();
@@ -191,7 +191,7 @@ struct Creator {
 using EarlyProgram = Program<Phase<Resolver>, Phase<Creator>, Phase<Target>>;
 
 TEST_P(Dependencies, ResolvesBeforeCreationReleaseTheTaskAtOnce) {
-  const int n = 5000, per_task = 3;
+  const int n = apiary::testing::scaled(5000), per_task = 3;
   auto deps = make_dependencies(n);
   DeviceBuffer<unsigned> flags(n), preds(std::vector<unsigned>{per_task});
   flags.fill_zero();

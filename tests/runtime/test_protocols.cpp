@@ -210,7 +210,10 @@ TEST(Queue, ClaimedButUnreadSlotMakesProducerWaitNotOverflow) {
 TEST(Queue, AbortEndsAWaitingConsumer) {
   QueueFixture q(4);
   int abort = 0;
-  q.counters.tail = 1;  // a producer reserved position 0 and never published it
+  // A producer reserved position 0 and overflowed without writing it, while a later
+  // position was published: the consumer that claims 0 must leave when the run aborts.
+  q.counters.tail = 2;
+  q.counters.ready = 1;
   unsigned long long first = 0;
   ASSERT_EQ(queue_claim(q.view, 1, &first), 1u);
   std::thread setter([&] {

@@ -14,6 +14,7 @@ using apiary::testing::SchedulerTest;
 
 struct FanEnv {
   int fan_out = 0;
+  unsigned hops = 0;
   unsigned* seen = nullptr;  // one counter per sink item
 };
 
@@ -43,13 +44,13 @@ using FanProgram = Program<Phaseless<Source, Sink>>;
 class QueueGpu : public SchedulerTest {};
 
 TEST_P(QueueGpu, EveryItemExactlyOnceUnderContention) {
-  const unsigned sources = 4096;
+  const unsigned sources = apiary::testing::scaled(4096);
   const int fan = 256;
   DeviceBuffer<unsigned> seen(sources * fan);
   seen.fill_zero();
   RunOptions opt;
   opt.queue_capacity = sources * fan;  // all sources may run before any sink
-  Runtime<FanProgram, FanEnv> rt(opt, FanEnv{fan, seen.data()});
+  Runtime<FanProgram, FanEnv> rt(opt, FanEnv{fan, 0, seen.data()});
   std::vector<unsigned> ids(sources);
   for (unsigned i = 0; i < sources; ++i) ids[i] = i;
   rt.seed<Source>(ids);
@@ -63,7 +64,7 @@ TEST_P(QueueGpu, EveryItemExactlyOnceUnderContention) {
   EXPECT_LE(s.types[FanProgram::queue_of<Sink>].peak_fill, s.types[FanProgram::queue_of<Sink>].capacity);
 }
 
-// 1024 relays each hop 500 times through a queue of 2048 slots: the ring wraps
+// 1024 relays each hop 500 times (fewer when quick) through a queue of 2048 slots: the ring wraps
 // hundreds of times while at most one item per relay is live.
 struct Relay {
   using Item = unsigned;  // relay id in the low 16 bits, hop count above
@@ -73,7 +74,7 @@ struct Relay {
   __device__ static void execute(const Item& item, Ctx& ctx) {
     const unsigned relay = item & 0xffffu, hop = item >> 16;
     atomicAdd(&ctx.env().seen[relay], 1u);
-    if (hop + 1 < 500u) ctx.template enqueue<Relay>(((hop + 1) << 16) | relay);
+    if (hop + 1 < ctx.env().hops) ctx.template enqueue<Relay>(((hop + 1) << 16) | relay);
   }
 };
 
@@ -82,13 +83,14 @@ TEST_P(QueueGpu, RingWrapsAroundManyTimes) {
   seen.fill_zero();
   RunOptions opt;
   opt.queue_capacity = 2048;
-  Runtime<Program<Phaseless<Relay>>, FanEnv> rt(opt, FanEnv{0, seen.data()});
+  const unsigned hops = apiary::testing::scaled(500);
+  Runtime<Program<Phaseless<Relay>>, FanEnv> rt(opt, FanEnv{0, hops, seen.data()});
   std::vector<unsigned> ids(1024);
   for (unsigned i = 0; i < 1024; ++i) ids[i] = i;
   rt.seed<Relay>(ids);
   const RunStats s = rt.run(GetParam());
-  for (unsigned c : seen.to_host()) ASSERT_EQ(c, 500u);
-  EXPECT_EQ(s.total_tasks(), 1024u * 500u);
+  for (unsigned c : seen.to_host()) ASSERT_EQ(c, hops);
+  EXPECT_EQ(s.total_tasks(), 1024u * hops);
   EXPECT_LE(s.types[0].peak_fill, 2048u);
 }
 
@@ -99,7 +101,7 @@ TEST_P(QueueGpu, OverflowIsReportedWithQueueAndCapacity) {
   opt.queue_capacity = 1024;
   // Keep the consumers out of the way: Sink is in a later phase, so it cannot drain.
   using P = Program<Phase<Source>, Phase<Sink>>;
-  Runtime<P, FanEnv> rt(opt, FanEnv{4096, seen.data()});
+  Runtime<P, FanEnv> rt(opt, FanEnv{4096, 0, seen.data()});
   std::vector<unsigned> ids(64);
   for (unsigned i = 0; i < 64; ++i) ids[i] = i;
   rt.seed<Source>(ids);
@@ -112,7 +114,7 @@ TEST_P(QueueGpu, OverflowIsReportedWithQueueAndCapacity) {
     EXPECT_NE(msg.find("1024"), std::string::npos) << msg;
   }
   // The runtime stays usable after an error: the next run starts clean.
-  Runtime<FanProgram, FanEnv> ok(RunOptions{}, FanEnv{4, seen.data()});
+  Runtime<FanProgram, FanEnv> ok(RunOptions{}, FanEnv{4, 0, seen.data()});
   ok.seed<Source>(ids);
   EXPECT_EQ(ok.run(GetParam()).total_tasks(), 64u + 64u * 4u);
 }

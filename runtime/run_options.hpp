@@ -1,0 +1,18 @@
+// How one run is sized and what it records. Plain C++ so host code can fill it.
+#pragma once
+
+#include <cstdint>
+
+namespace apiary {
+
+struct RunOptions {
+  std::uint32_t queue_capacity = 1u << 20;   // per task type; rounded up to a power of two
+  std::uint32_t waiting_capacity = 1u << 16; // slots of waiting storage
+  bool cyclic = false;                       // after the last phase the first runs again
+  bool trace = false;                        // record every task (type, SM, start, end)
+  std::uint32_t trace_capacity = 1u << 22;   // records kept when tracing
+  double watchdog_seconds = 10.0;            // abort after this long without progress; 0: off
+  int blocks_per_sm = 0;                     // megakernel: 0 = as many as fit
+};
+
+}  // namespace apiary
