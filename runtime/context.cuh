@@ -25,10 +25,15 @@ struct TaskBarrier {
       __syncwarp(lane_mask);
     } else if constexpr (threads == 32) {
       __syncwarp();
-    } else if (barrier_id == 0) {
-      __syncthreads();
     } else {
-      asm volatile("bar.sync %0, %1;" ::"r"(barrier_id), "r"(threads) : "memory");
+      // Reconverge the warp first: bar.sync counts whole warps, and a warp that reaches
+      // it diverged (after a data-dependent branch in the task) must not arrive twice.
+      __syncwarp();
+      if (barrier_id == 0) {
+        __syncthreads();
+      } else {
+        asm volatile("bar.sync %0, %1;" ::"r"(barrier_id), "r"(threads) : "memory");
+      }
     }
   }
 };
@@ -39,8 +44,10 @@ class TaskContext {
   using Env = decltype(V::env);
   static constexpr int threads = Task::threads;
 
-  __device__ TaskContext(const V& view, int rank, void* shared, TaskBarrier<threads> barrier)
-      : view_(view), rank_(rank), shared_(shared), barrier_(barrier) {}
+  // `cont` (may be null) is where the scheduler lets this task leave one ready task.
+  __device__ TaskContext(const V& view, int rank, void* shared, TaskBarrier<threads> barrier,
+                         const Continuation* cont = nullptr)
+      : view_(view), rank_(rank), shared_(shared), barrier_(barrier), cont_(cont) {}
 
   // Rank of this thread within the task, 0 .. size() - 1.
   __device__ int rank() const { return rank_; }
@@ -61,22 +68,23 @@ class TaskContext {
   // Creates a task of type T, ready to run (in its phase).
   template <class T>
   __device__ void enqueue(const typename T::Item& item) const {
-    enqueue_task<T>(view_, item);
+    enqueue_task<T>(view_, item, cont_);
   }
   // Creates a task of type T that runs once `dep` has been resolved `predecessors` times
   // (resolves that come before this call count too). Call once per use of `dep`.
   template <class T>
   __device__ void enqueue_after(Dependency& dep, int predecessors, const typename T::Item& item) const {
-    enqueue_after_task<T>(view_, dep, predecessors, item);
+    enqueue_after_task<T>(view_, dep, predecessors, item, cont_);
   }
   // One predecessor of the task behind `dep` is done.
-  __device__ void resolve(Dependency& dep) const { resolve_dependency(view_, dep); }
+  __device__ void resolve(Dependency& dep) const { resolve_dependency(view_, dep, cont_); }
 
  private:
   const V& view_;
   int rank_;
   void* shared_;
   TaskBarrier<threads> barrier_;
+  const Continuation* cont_;
 };
 
 #endif  // __CUDACC__

@@ -39,6 +39,17 @@ struct DeviceView {
   static constexpr std::size_t wait_stride = (P::max_item_bytes + 15) / 16 * 16;
 };
 
+// A block-local slot in which the megakernel keeps one ready task released by a task of
+// the block (enqueue or last resolve), to run it next without a round trip through the
+// global queue. Only tasks that may run now qualify: phaseless ones, or ones of the
+// phase the releasing task belongs to (that phase cannot end while its own task runs).
+struct Continuation {
+  int* full = nullptr;           // shared memory: 1 while the slot holds a task
+  int* queue = nullptr;
+  unsigned char* item = nullptr;  // 16-byte aligned, Program::max_item_bytes
+  int phase = -1;                 // phase of the running task, -1 if phaseless
+};
+
 #if defined(__CUDACC__)
 
 __device__ inline unsigned long long global_time_ns() {
@@ -67,18 +78,25 @@ __device__ bool aborted(const V& v) {
   return atomic_ref<int>(v.control->abort).load(cuda::std::memory_order_relaxed) != 0;
 }
 
-// Puts an item into queue Q. `new_task` is false when a task moves from waiting
-// storage (it was counted in its phase when it was created).
+// Puts an item into queue Q (or the block's continuation slot). `new_task` is false
+// when a task moves from waiting storage (it was counted in its phase when created).
 template <std::size_t Q, class V>
-__device__ void push_item(const V& v, const typename V::Program::template type_at<Q>::Item& item, bool new_task) {
+__device__ void push_item(const V& v, const typename V::Program::template type_at<Q>::Item& item, bool new_task,
+                          const Continuation* cont) {
   using P = typename V::Program;
+  using Item = typename P::template type_at<Q>::Item;
+  constexpr int phase = P::phase_of_queue[Q];
   // Count first: a consumer could run and retire the task before the counters rose.
   // Relaxed is enough: the task's own decrement comes later in these counters'
   // modification order, and the queue's release/acquire orders the item itself.
   atomic_ref<long long>(v.control->active).fetch_add(1, cuda::std::memory_order_relaxed);
-  constexpr int phase = P::phase_of_queue[Q];
   if constexpr (phase >= 0) {
     if (new_task) atomic_ref<long long>(v.phase_pending[phase]).fetch_add(1, cuda::std::memory_order_relaxed);
+  }
+  if (cont != nullptr && (phase < 0 || phase == cont->phase) && atomicCAS(cont->full, 0, 1) == 0) {
+    *cont->queue = static_cast<int>(Q);
+    *reinterpret_cast<Item*>(cont->item) = item;
+    return;
   }
   const PushResult r = queue_push(v.queues[Q], item, &v.control->abort);
   if (r == PushResult::overflow) raise_error(v, ErrorCode::queue_overflow, static_cast<int>(Q));
@@ -86,7 +104,7 @@ __device__ void push_item(const V& v, const typename V::Program::template type_a
 
 // Moves a task whose last dependency was just resolved from waiting storage to its queue.
 template <class V>
-__device__ void move_to_queue(const V& v, std::uint32_t slot) {
+__device__ void move_to_queue(const V& v, std::uint32_t slot, const Continuation* cont) {
   using P = typename V::Program;
   if (slot == kNoSlot) return;  // its reservation failed; the error is already raised
   const std::uint32_t q = v.wait_queue[slot];
@@ -94,21 +112,22 @@ __device__ void move_to_queue(const V& v, std::uint32_t slot) {
     using Item = typename P::template type_at<Q>::Item;
     const Item item = *reinterpret_cast<const Item*>(v.wait_items + std::size_t{slot} * V::wait_stride);
     release_slot(v.wait_state, slot);
-    atomic_ref<long long>(v.control->waiting).fetch_sub(1);
-    push_item<Q>(v, item, false);
+    atomic_ref<long long>(v.control->waiting).fetch_sub(1, cuda::std::memory_order_relaxed);
+    push_item<Q>(v, item, false, cont);
   });
 }
 
 template <class T, class V>
-__device__ void enqueue_task(const V& v, const typename T::Item& item) {
+__device__ void enqueue_task(const V& v, const typename T::Item& item, const Continuation* cont) {
   using P = typename V::Program;
   static_assert(P::template contains<T>, "enqueue<T>: T is not a task type of this program");
-  push_item<P::template queue_of<T>>(v, item, true);
+  push_item<P::template queue_of<T>>(v, item, true, cont);
 }
 
 // Creates a task of type T that starts after `predecessors` resolves of `dep`.
 template <class T, class V>
-__device__ void enqueue_after_task(const V& v, Dependency& dep, int predecessors, const typename T::Item& item) {
+__device__ void enqueue_after_task(const V& v, Dependency& dep, int predecessors, const typename T::Item& item,
+                                   const Continuation* cont) {
   using P = typename V::Program;
   static_assert(P::template contains<T>, "enqueue_after<T>: T is not a task type of this program");
   constexpr std::size_t q = P::template queue_of<T>;
@@ -117,8 +136,8 @@ __device__ void enqueue_after_task(const V& v, Dependency& dep, int predecessors
     return;
   }
   constexpr int phase = P::phase_of_queue[q];
-  if constexpr (phase >= 0) atomic_ref<long long>(v.phase_pending[phase]).fetch_add(1);
-  const long long w = atomic_ref<long long>(v.control->waiting).fetch_add(1) + 1;
+  if constexpr (phase >= 0) atomic_ref<long long>(v.phase_pending[phase]).fetch_add(1, cuda::std::memory_order_relaxed);
+  const long long w = atomic_ref<long long>(v.control->waiting).fetch_add(1, cuda::std::memory_order_relaxed) + 1;
   atomic_ref<long long> peak(v.control->peak_waiting);
   if (peak.load(cuda::std::memory_order_relaxed) < w) peak.fetch_max(w);
   const bool owner = create_behind(dep, predecessors, [&]() -> std::uint32_t {
@@ -132,12 +151,12 @@ __device__ void enqueue_after_task(const V& v, Dependency& dep, int predecessors
     *reinterpret_cast<typename T::Item*>(v.wait_items + std::size_t{slot} * V::wait_stride) = item;
     return slot;
   });
-  if (owner) move_to_queue(v, dep.slot);
+  if (owner) move_to_queue(v, dep.slot, cont);
 }
 
 template <class V>
-__device__ void resolve_dependency(const V& v, Dependency& dep) {
-  if (resolve_counter(dep)) move_to_queue(v, atomic_ref<std::uint32_t>(dep.slot).load());
+__device__ void resolve_dependency(const V& v, Dependency& dep, const Continuation* cont) {
+  if (resolve_counter(dep)) move_to_queue(v, atomic_ref<std::uint32_t>(dep.slot).load(), cont);
 }
 
 #endif  // __CUDACC__

@@ -53,8 +53,16 @@ struct Claim {
   std::uint32_t count;
   unsigned long long first;
   int exit;
-  int idle;  // nothing to do this round: back off
+  int idle;   // nothing to do this round: back off
+  int local;  // the one task in the block's continuation slot, not a queue batch
 };
+
+// Block-wide barrier for the scheduler's own steps, entered with every warp
+// reconverged (thread 0 often arrives late from a branch of its own).
+__device__ inline void block_barrier() {
+  __syncwarp();
+  __syncthreads();
+}
 
 template <class V>
 __device__ void watchdog_fire(const V& v, unsigned long long idle_ns) {
@@ -137,7 +145,7 @@ __device__ Claim claim_work(const V& v, unsigned round) {
   using P = typename V::Program;
   using C = Config<P>;
   constexpr auto phase_begin = P::phase_begin;
-  Claim c{-1, 0, 0, 0, 0};
+  Claim c{-1, 0, 0, 0, 0, 0};
   RunControl* ctl = v.control;
   if (aborted(v) || atomic_ref<int>(ctl->done).load(cuda::std::memory_order_relaxed)) {
     c.exit = 1;
@@ -194,9 +202,17 @@ __device__ Claim claim_work(const V& v, unsigned round) {
   return c;
 }
 
+// The block's continuation slot (see Continuation in runtime/device_view.cuh).
+template <class P>
+struct LocalSlot {
+  int full;
+  int queue;
+  alignas(16) unsigned char item[P::max_item_bytes];
+};
+
 // All threads: stage the claimed items in shared memory, execute, account.
 template <std::size_t Q, bool Trace, class V>
-__device__ void run_batch(const V& v, Claim& claim, unsigned char* smem) {
+__device__ void run_batch(const V& v, Claim& claim, unsigned char* smem, LocalSlot<typename V::Program>& local) {
   using P = typename V::Program;
   using C = Config<P>;
   using T = typename P::template type_at<Q>;
@@ -204,11 +220,19 @@ __device__ void run_batch(const V& v, Claim& claim, unsigned char* smem) {
   Item* items = reinterpret_cast<Item*>(smem);
   __shared__ int s_aborted;
   if (threadIdx.x == 0) s_aborted = 0;
-  __syncthreads();
-  for (unsigned i = threadIdx.x; i < claim.count; i += blockDim.x)
-    if (!queue_take(v.queues[Q], claim.first + i, &items[i], &v.control->abort)) s_aborted = 1;
-  __syncthreads();
+  if (claim.local) {
+    if (threadIdx.x == 0) {
+      items[0] = *reinterpret_cast<const Item*>(local.item);
+      local.full = 0;  // free again for the tasks of this batch
+    }
+  } else {
+    block_barrier();
+    for (unsigned i = threadIdx.x; i < claim.count; i += blockDim.x)
+      if (!queue_take(v.queues[Q], claim.first + i, &items[i], &v.control->abort)) s_aborted = 1;
+  }
+  block_barrier();
 
+  constexpr int phase = P::phase_of_queue[Q];
   const unsigned group = threadIdx.x / T::threads;
   if (group < claim.count && !s_aborted) {
     TaskBarrier<T::threads> barrier;
@@ -219,7 +243,8 @@ __device__ void run_batch(const V& v, Claim& claim, unsigned char* smem) {
       barrier.barrier_id = T::threads == C::block_threads ? 0 : 1 + static_cast<int>(group);
     }
     unsigned char* task_shared = smem + C::stage_bytes + group * C::align16(T::shared_bytes);
-    TaskContext<V, T> ctx(v, static_cast<int>(threadIdx.x % T::threads), task_shared, barrier);
+    const Continuation cont{&local.full, &local.queue, local.item, phase};
+    TaskContext<V, T> ctx(v, static_cast<int>(threadIdx.x % T::threads), task_shared, barrier, &cont);
     unsigned long long start = 0;
     if constexpr (Trace) start = global_time_ns();
     T::execute(items[group], ctx);
@@ -231,11 +256,10 @@ __device__ void run_batch(const V& v, Claim& claim, unsigned char* smem) {
       }
     }
   }
-  __syncthreads();
+  block_barrier();
   if (threadIdx.x == 0) {
     const unsigned n = claim.count;
     atomic_ref<unsigned long long>(v.queues[Q].counters->executed).fetch_add(n, cuda::std::memory_order_relaxed);
-    constexpr int phase = P::phase_of_queue[Q];
     if constexpr (phase >= 0) atomic_ref<long long>(v.phase_pending[phase]).fetch_sub(n, cuda::std::memory_order_release);
     atomic_ref<long long>(v.control->active).fetch_sub(n, cuda::std::memory_order_release);
     atomic_ref<unsigned long long>(v.control->last_progress_ns).store(global_time_ns(), cuda::std::memory_order_relaxed);
@@ -248,14 +272,20 @@ __global__ void __launch_bounds__(Config<typename V::Program>::block_threads, Co
   using P = typename V::Program;
   extern __shared__ __align__(16) unsigned char smem[];
   __shared__ Claim claim;
+  __shared__ LocalSlot<P> local;
   if (threadIdx.x == 0) {
+    local.full = 0;
     atomic_ref<int>(v.control->live_blocks).fetch_add(1);
     atomic_ref<unsigned long long>(v.control->last_progress_ns).fetch_max(global_time_ns());
   }
   unsigned backoff_ns = 0;
   for (unsigned round = 0;; ++round) {
     if (threadIdx.x == 0) {
-      claim = claim_work(v, round);
+      if (local.full && !aborted(v)) {
+        claim = Claim{local.queue, 1, 0, 0, 0, 1};  // run the continuation first: no queue trip
+      } else {
+        claim = claim_work(v, round);
+      }
       // Exponential back-off while idle: with hundreds of blocks polling, one of them
       // still wakes within nanoseconds of new work, but the control words stay cool.
       if (claim.idle) {
@@ -265,10 +295,10 @@ __global__ void __launch_bounds__(Config<typename V::Program>::block_threads, Co
         backoff_ns = 0;
       }
     }
-    __syncthreads();
+    block_barrier();
     if (claim.exit) break;
-    if (claim.count > 0) dispatch_queue<P>(claim.queue, [&]<std::size_t Q>() { run_batch<Q, Trace>(v, claim, smem); });
-    __syncthreads();
+    if (claim.count > 0) dispatch_queue<P>(claim.queue, [&]<std::size_t Q>() { run_batch<Q, Trace>(v, claim, smem, local); });
+    block_barrier();
   }
   if (threadIdx.x == 0) atomic_ref<int>(v.control->live_blocks).fetch_sub(1);
 }
