@@ -3,6 +3,7 @@
 # compute-sanitizer (memcheck, racecheck, synccheck) and the benchmarks, writing logs
 # to OUTDIR. With carried .deps/ (scripts/offline-deps.sh) it works without a registry.
 #   scripts/gpu-check.sh OUTDIR [tests|sanitize|bench|all]...
+# Set APIARY_SHARED_MATRICES to the folder of .mtx.gz files when it is not ../shared/matrices.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: gpu-check.sh OUTDIR [tests|sanitize|bench|all]...}
@@ -14,13 +15,14 @@ if compgen -G ".deps/*.deb" >/dev/null; then
   prefix_args=(-DCMAKE_PREFIX_PATH="$(scripts/offline-deps.sh unpack /tmp/apiary-deps)")
 fi
 source scripts/env.sh
-cmake -S . -B build/gpu -G Ninja -DCMAKE_BUILD_TYPE=Release "${prefix_args[@]}" >"$out/configure.log" 2>&1 || {
+[[ -n "${APIARY_SHARED_MATRICES:-}" ]] && prefix_args+=(-DAPIARY_SHARED_MATRICES="$APIARY_SHARED_MATRICES")
+cmake -S . -B build/gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_FLAGS=-lineinfo "${prefix_args[@]}" >"$out/configure.log" 2>&1 || {
   tail -20 "$out/configure.log"; exit 1; }
 cmake --build build/gpu -j "$jobs" >"$out/build.log" 2>&1 || { grep -E "error|FAILED" "$out/build.log" | head -30; exit 1; }
 echo "build: ok"
 status=0
 has() { [[ " $steps " == *" $1 "* || " $steps " == *" all "* ]]; }
-gpu_tests=(build/gpu/tests/runtime/test_runtime_gpu)
+gpu_tests=(build/gpu/tests/runtime/test_runtime_gpu build/gpu/apps/examples/example_tree_sum)
 for t in build/gpu/tests/tasks/*/test_*_gpu; do [[ -x $t ]] && gpu_tests+=("$t"); done
 if has tests; then
   ctest --test-dir build/gpu -j 4 --output-on-failure --timeout 300 >"$out/ctest.log" 2>&1 || status=1
@@ -30,7 +32,9 @@ if has sanitize; then
   for tool in memcheck racecheck synccheck; do
     for t in "${gpu_tests[@]}"; do
       log="$out/sanitize-$tool-$(basename "$t").log"
-      APIARY_TEST_QUICK=1 timeout 900 compute-sanitizer --tool "$tool" --error-exitcode 3 "$t" --gtest_filter=-*Watchdog* >"$log" 2>&1
+      args=(--gtest_filter=-*Watchdog*)  # the watchdog test traps its kernel on purpose
+      [[ $(basename "$t") == test_* ]] || args=(100000)
+      APIARY_TEST_QUICK=1 timeout 900 compute-sanitizer --tool "$tool" --error-exitcode 3 "$t" "${args[@]}" >"$log" 2>&1
       rc=$?
       echo "compute-sanitizer $tool $(basename "$t"): exit $rc, $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)"
       [[ $rc -eq 0 ]] || status=1
@@ -39,5 +43,13 @@ if has sanitize; then
 fi
 if has bench; then
   build/gpu/bench/bench_runtime --json "$out/bench_runtime.json" 2>&1 | tee "$out/bench_runtime.log" || status=1
+  for config in four_types eleven_types; do
+    build/gpu/apps/apiary generic "$config" --reps 5 --trace "$out/trace-$config" 2>&1 | tee "$out/generic-$config.log" ||
+      status=1
+    for mode in phases dependencies; do
+      python3 bench/plot_schedule.py "$out/trace-$config-$mode-megakernel.json" -o "$out/schedule-$config-$mode.png" \
+        --title "$config, $mode, megakernel" || status=1
+    done
+  done
 fi
 exit $status
