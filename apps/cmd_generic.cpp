@@ -66,7 +66,7 @@ void run_generic_command(const GenericArgs& args) {
   const auto schedulers = schedulers_of(args.scheduler);
   if (!args.json) {
     fmt::print("device   {}\n", describe(query_device()));
-    fmt::print("program  {}: {}\n", args.config, generic::describe(tree));
+    fmt::print("program  {}\n", generic::describe(tree));
   }
   std::vector<Result> results;
   for (const auto mode : modes)
