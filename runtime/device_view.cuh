@@ -23,7 +23,6 @@ struct DeviceView {
   QueueView queues[P::type_count];
   RunControl* control = nullptr;
   long long* phase_pending = nullptr;  // per phase: queued + waiting + running tasks
-  int* dequeuers = nullptr;            // per phase: blocks inside a dequeue of that phase
   std::uint32_t* wait_state = nullptr;
   std::uint32_t* wait_queue = nullptr;
   unsigned char* wait_items = nullptr;

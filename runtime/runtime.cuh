@@ -65,7 +65,6 @@ class Runtime {
     counters_ = DeviceBuffer<QueueCounters>(kTypes);
     control_ = DeviceBuffer<RunControl>(1);
     phase_pending_ = DeviceBuffer<long long>(std::max<std::size_t>(kPhases, 1));
-    dequeuers_ = DeviceBuffer<int>(std::max<std::size_t>(kPhases, 1));
     wait_state_ = DeviceBuffer<std::uint32_t>(options_.waiting_capacity);
     wait_queue_ = DeviceBuffer<std::uint32_t>(options_.waiting_capacity);
     wait_items_ = DeviceBuffer<unsigned char>(std::size_t{options_.waiting_capacity} * View::wait_stride);
@@ -112,7 +111,6 @@ class Runtime {
   View prepare(cudaStream_t stream) {
     counters_.fill_zero(stream);
     phase_pending_.fill_zero(stream);
-    dequeuers_.fill_zero(stream);
     wait_state_.fill_zero(stream);
     if (options_.trace) trace_count_.fill_zero(stream);
     std::vector<QueueCounters> counters(kTypes);
@@ -136,11 +134,11 @@ class Runtime {
       control.active += n;
       if (P::phase_of_queue[q] >= 0) pending[P::phase_of_queue[q]] += n;
     }
-    control.phase = 0;
+    control.phase_word = phase_word(0);
     if constexpr (kPhases > 0) {
       for (std::size_t p = 0; p < kPhases; ++p)
         if (pending[p] > 0) {
-          control.phase = static_cast<int>(p);
+          control.phase_word = phase_word(static_cast<int>(p));
           break;
         }
     }
@@ -158,7 +156,6 @@ class Runtime {
       v.queues[q] = QueueView{items_[q].data(), seq_[q].data(), counters_.data() + q, capacity_[q]};
     v.control = control_.data();
     v.phase_pending = phase_pending_.data();
-    v.dequeuers = dequeuers_.data();
     v.wait_state = wait_state_.data();
     v.wait_queue = wait_queue_.data();
     v.wait_items = wait_items_.data();
@@ -293,7 +290,6 @@ class Runtime {
   DeviceBuffer<QueueCounters> counters_;
   DeviceBuffer<RunControl> control_;
   DeviceBuffer<long long> phase_pending_;
-  DeviceBuffer<int> dequeuers_;
   DeviceBuffer<std::uint32_t> wait_state_;
   DeviceBuffer<std::uint32_t> wait_queue_;
   DeviceBuffer<unsigned char> wait_items_;

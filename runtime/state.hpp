@@ -21,7 +21,11 @@ enum class ErrorCode : int {
 // Run-wide counters. `active` counts queued + running tasks: when it reads 0 nothing
 // can create work any more, which is how every scheduler detects the end of a run.
 struct RunControl {
-  int phase = 0;             // current phase, or kSwitching while it changes
+  // Current phase (low 32 bits; kSwitching while it changes) and, in the high 32 bits,
+  // the number of blocks inside a claim from it. One word, so that registering a claim
+  // and reading the phase is a single atomic, and a switch is a CAS that only succeeds
+  // when no claim is in flight.
+  unsigned long long phase_word = 0;
   int abort = 0;             // set on error: every loop and spin polls it
   int error = 0;             // ErrorCode of the first error
   int error_queue = -1;      // queue the error concerns
@@ -35,6 +39,12 @@ struct RunControl {
 };
 
 inline constexpr int kSwitching = -1;
+inline constexpr unsigned long long kClaimToken = 1ull << 32;
+
+constexpr int phase_of_word(unsigned long long w) { return static_cast<int>(static_cast<unsigned>(w)); }
+constexpr unsigned long long phase_word(int phase, unsigned long long tokens_part = 0) {
+  return tokens_part | static_cast<unsigned>(phase);
+}
 
 // Written by the device into pinned host memory, so it survives a trapped kernel.
 struct WatchdogReport {

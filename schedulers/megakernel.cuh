@@ -73,7 +73,7 @@ __device__ void watchdog_fire(const V& v, unsigned long long idle_ns) {
     return;
   }
   volatile WatchdogReport* r = v.report;
-  r->phase = atomic_ref<int>(v.control->phase).load();
+  r->phase = phase_of_word(atomic_ref<unsigned long long>(v.control->phase_word).load());
   r->active = atomic_ref<long long>(v.control->active).load();
   r->waiting = atomic_ref<long long>(v.control->waiting).load();
   r->idle_ns = idle_ns;
@@ -102,20 +102,20 @@ __device__ bool phase_has_ready_work(const V& v, int phase) {
   return false;
 }
 
-// Called by the block that saw the current phase drained: takes the phase into the
-// switching state, waits until no block is still inside a claim of it, and moves to
-// the next phase with work (wrapping around only in cyclic programs).
+// Called by the block that saw the current phase drained: takes the phase word from
+// (phase, no claim in flight) to the switching state — the CAS fails while any block
+// is inside a claim of the phase, and the switch is simply retried later — re-checks
+// that the phase is still drained, and moves to the next phase with work (wrapping
+// around only in cyclic programs).
 template <class V>
 __device__ void switch_phase(const V& v, int phase) {
   using P = typename V::Program;
   constexpr auto phase_begin = P::phase_begin;
   constexpr int phases = static_cast<int>(P::phase_count);
   RunControl* ctl = v.control;
-  int expected = phase;
-  if (!atomic_ref<int>(ctl->phase).compare_exchange_strong(expected, kSwitching)) return;
-  // Seq_cst pairs with the token fetch_add + phase re-read in claim_work: either that
-  // block sees kSwitching, or this loop sees its token.
-  while (atomic_ref<int>(v.dequeuers[phase]).load() != 0) __nanosleep(32);
+  atomic_ref<unsigned long long> word(ctl->phase_word);
+  unsigned long long expected = phase_word(phase);
+  if (!word.compare_exchange_strong(expected, phase_word(kSwitching), cuda::std::memory_order_acq_rel)) return;
   int next = -1;
   if (atomic_ref<long long>(v.phase_pending[phase]).load(cuda::std::memory_order_acquire) == 0) {
     for (int k = 1; k <= phases; ++k) {
@@ -134,7 +134,13 @@ __device__ void switch_phase(const V& v, int phase) {
     atomic_ref<unsigned long long>(ctl->phase_switches).fetch_add(1, cuda::std::memory_order_relaxed);
     atomic_ref<unsigned long long>(ctl->last_progress_ns).store(global_time_ns(), cuda::std::memory_order_relaxed);
   }
-  atomic_ref<int>(ctl->phase).store(next >= 0 ? next : phase, cuda::std::memory_order_release);
+  // Blocks may hold a token for a moment (they saw kSwitching and are backing out):
+  // keep the token count, replace the phase.
+  const int target = next >= 0 ? next : phase;
+  unsigned long long w = word.load(cuda::std::memory_order_relaxed);
+  while (!word.compare_exchange_weak(w, (w & ~0xffffffffull) | static_cast<unsigned>(target),
+                                     cuda::std::memory_order_release, cuda::std::memory_order_relaxed)) {
+  }
 }
 
 // Thread 0 only: claim a batch, or decide that the block should wait or leave.
@@ -166,14 +172,15 @@ __device__ Claim claim_work(const V& v, unsigned round) {
     try_range(0, P::phaseless_count);
     if (c.count > 0) return c;
   }
-  const int phase = atomic_ref<int>(ctl->phase).load(cuda::std::memory_order_acquire);
+  atomic_ref<unsigned long long> word(ctl->phase_word);
+  const int phase = phase_of_word(word.load(cuda::std::memory_order_acquire));
   if constexpr (P::phase_count > 0) {
     if (phase >= 0 && phase_has_ready_work(v, phase)) {
-      // The token tells a phase switch that this block may still claim from `phase`.
-      atomic_ref<int> token(v.dequeuers[phase]);
-      token.fetch_add(1);
-      if (atomic_ref<int>(ctl->phase).load() == phase) try_range(phase_begin[phase], phase_begin[phase + 1]);
-      token.fetch_sub(1, cuda::std::memory_order_release);
+      // Register the claim and read the phase in one atomic: a switch cannot slip in
+      // between, because its CAS needs the token count to be zero.
+      const unsigned long long seen = word.fetch_add(kClaimToken, cuda::std::memory_order_acquire);
+      if (phase_of_word(seen) == phase) try_range(phase_begin[phase], phase_begin[phase + 1]);
+      word.fetch_sub(kClaimToken, cuda::std::memory_order_release);
       if (c.count > 0) return c;
     }
   }
@@ -260,17 +267,11 @@ __device__ void run_batch(const V& v, Claim& claim, unsigned char* smem, LocalSl
   if (threadIdx.x == 0) {
     const unsigned n = claim.count;
     atomic_ref<unsigned long long>(v.queues[Q].counters->executed).fetch_add(n, cuda::std::memory_order_relaxed);
-    atomic_ref<unsigned long long>(v.control->last_progress_ns).store(global_time_ns(), cuda::std::memory_order_relaxed);
-    long long left_in_phase = -1;
-    if constexpr (phase >= 0)
-      left_in_phase =
-          atomic_ref<long long>(v.phase_pending[phase]).fetch_sub(n, cuda::std::memory_order_acq_rel) - n;
+    // Release: the batch's effects (and the tasks it created, counted before) become
+    // visible to whoever sees these counters drop.
+    if constexpr (phase >= 0) atomic_ref<long long>(v.phase_pending[phase]).fetch_sub(n, cuda::std::memory_order_release);
     atomic_ref<long long>(v.control->active).fetch_sub(n, cuda::std::memory_order_release);
-    // The block that retires the last task of a phase switches at once, rather than
-    // leaving it to whichever idle block polls next (about 1.5 us saved per switch).
-    if constexpr (phase >= 0) {
-      if (left_in_phase == 0) switch_phase(v, phase);
-    }
+    atomic_ref<unsigned long long>(v.control->last_progress_ns).store(global_time_ns(), cuda::std::memory_order_relaxed);
   }
 }
 
@@ -289,7 +290,8 @@ __global__ void __launch_bounds__(Config<typename V::Program>::block_threads, Co
   unsigned backoff_ns = 0;
   for (unsigned round = 0;; ++round) {
     if (threadIdx.x == 0) {
-      if (local.full && !aborted(v)) {
+      // A chain of continuations never visits claim_work: poll the abort flag every 16th.
+      if (local.full && ((round & 15) != 0 || !aborted(v))) {
         claim = Claim{local.queue, 1, 0, 0, 0, 1};  // run the continuation first: no queue trip
       } else {
         claim = claim_work(v, round);

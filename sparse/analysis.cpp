@@ -11,13 +11,6 @@ namespace apiary::sparse {
 
 namespace {
 
-template <class T>
-void require_square(const Csr<T>& a, const char* what) {
-  if (!a.is_square())
-    throw std::invalid_argument(std::string(what) + ": matrix is " + std::to_string(a.rows) +
-                                " x " + std::to_string(a.cols) + ", expected square");
-}
-
 // Union-find whose root is always the smallest vertex of its set: the components then
 // come out numbered by smallest vertex with a single ascending pass.
 class MinRootForest {

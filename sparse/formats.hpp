@@ -80,4 +80,12 @@ struct Csc {
   std::size_t nnz() const { return row.size(); }
 };
 
+// For algorithms defined on square matrices only: std::invalid_argument naming the caller.
+template <class T>
+void require_square(const Csr<T>& a, const char* what) {
+  if (!a.is_square())
+    throw std::invalid_argument(std::string(what) + ": matrix is " + std::to_string(a.rows) + " x " +
+                                std::to_string(a.cols) + ", expected square");
+}
+
 }  // namespace apiary::sparse

@@ -154,14 +154,16 @@ class DisjointSets {
 
 }  // namespace
 
+namespace {
+
+// The 5-point (nz == 1) or 7-point Laplacian on an nx x ny x nz grid in natural order,
+// written straight into CSR: `diag` on the diagonal, -1 for each grid neighbour.
 template <class T>
-Csr<T> poisson2d(index_t nx, index_t ny) {
-  require(
-      nx > 0 && ny > 0, "poisson2d",
-      "grid dimensions must be positive, got " + std::to_string(nx) + " x " + std::to_string(ny));
-  const std::int64_t n = std::int64_t{nx} * ny;
-  const std::int64_t nnz = n + 2 * (std::int64_t{nx} - 1) * ny + 2 * std::int64_t{nx} * (ny - 1);
-  check_fits_index(n, n, nnz, "poisson2d");
+Csr<T> grid_laplacian(index_t nx, index_t ny, index_t nz, T diag, const char* what) {
+  const std::int64_t n = std::int64_t{nx} * ny * nz;
+  const std::int64_t nnz = n + 2 * (std::int64_t{nx} - 1) * ny * nz + 2 * std::int64_t{nx} * (ny - 1) * nz +
+                           2 * std::int64_t{nx} * ny * (nz - 1);
+  check_fits_index(n, n, nnz, what);
   Csr<T> a;
   a.rows = static_cast<index_t>(n);
   a.cols = a.rows;
@@ -172,33 +174,39 @@ Csr<T> poisson2d(index_t nx, index_t ny) {
   index_t* ptr = a.row_ptr.data();
   index_t* col = a.col.data();
   T* val = a.val.data();
+  const index_t plane = nx * ny;  // fits: n does
   index_t k = 0;
   index_t row = 0;
   ptr[0] = 0;
-  for (index_t y = 0; y < ny; ++y) {
-    for (index_t x = 0; x < nx; ++x, ++row) {
-      if (y > 0) {
-        col[k] = row - nx;
-        val[k++] = T(-1);
+  auto put = [&](index_t c, T v) {
+    col[k] = c;
+    val[k++] = v;
+  };
+  for (index_t z = 0; z < nz; ++z) {
+    for (index_t y = 0; y < ny; ++y) {
+      for (index_t x = 0; x < nx; ++x, ++row) {
+        if (z > 0) put(row - plane, T(-1));
+        if (y > 0) put(row - nx, T(-1));
+        if (x > 0) put(row - 1, T(-1));
+        put(row, diag);
+        if (x + 1 < nx) put(row + 1, T(-1));
+        if (y + 1 < ny) put(row + nx, T(-1));
+        if (z + 1 < nz) put(row + plane, T(-1));
+        ptr[row + 1] = k;
       }
-      if (x > 0) {
-        col[k] = row - 1;
-        val[k++] = T(-1);
-      }
-      col[k] = row;
-      val[k++] = T(4);
-      if (x + 1 < nx) {
-        col[k] = row + 1;
-        val[k++] = T(-1);
-      }
-      if (y + 1 < ny) {
-        col[k] = row + nx;
-        val[k++] = T(-1);
-      }
-      ptr[row + 1] = k;
     }
   }
   return a;
+}
+
+}  // namespace
+
+template <class T>
+Csr<T> poisson2d(index_t nx, index_t ny) {
+  require(
+      nx > 0 && ny > 0, "poisson2d",
+      "grid dimensions must be positive, got " + std::to_string(nx) + " x " + std::to_string(ny));
+  return grid_laplacian<T>(nx, ny, 1, T(4), "poisson2d");
 }
 
 template <class T>
@@ -206,58 +214,7 @@ Csr<T> poisson3d(index_t nx, index_t ny, index_t nz) {
   require(nx > 0 && ny > 0 && nz > 0, "poisson3d",
           "grid dimensions must be positive, got " + std::to_string(nx) + " x " +
               std::to_string(ny) + " x " + std::to_string(nz));
-  const std::int64_t n = std::int64_t{nx} * ny * nz;
-  const std::int64_t nnz = n + 2 * (std::int64_t{nx} - 1) * ny * nz +
-                           2 * std::int64_t{nx} * (ny - 1) * nz +
-                           2 * std::int64_t{nx} * ny * (nz - 1);
-  check_fits_index(n, n, nnz, "poisson3d");
-  Csr<T> a;
-  a.rows = static_cast<index_t>(n);
-  a.cols = a.rows;
-  a.row_ptr.resize(static_cast<std::size_t>(n) + 1);
-  a.col.resize(static_cast<std::size_t>(nnz));
-  a.val.resize(static_cast<std::size_t>(nnz));
-  index_t* ptr = a.row_ptr.data();
-  index_t* col = a.col.data();
-  T* val = a.val.data();
-  const index_t plane = nx * ny;  // fits: n does
-  index_t k = 0;
-  index_t row = 0;
-  ptr[0] = 0;
-  for (index_t z = 0; z < nz; ++z) {
-    for (index_t y = 0; y < ny; ++y) {
-      for (index_t x = 0; x < nx; ++x, ++row) {
-        if (z > 0) {
-          col[k] = row - plane;
-          val[k++] = T(-1);
-        }
-        if (y > 0) {
-          col[k] = row - nx;
-          val[k++] = T(-1);
-        }
-        if (x > 0) {
-          col[k] = row - 1;
-          val[k++] = T(-1);
-        }
-        col[k] = row;
-        val[k++] = T(6);
-        if (x + 1 < nx) {
-          col[k] = row + 1;
-          val[k++] = T(-1);
-        }
-        if (y + 1 < ny) {
-          col[k] = row + nx;
-          val[k++] = T(-1);
-        }
-        if (z + 1 < nz) {
-          col[k] = row + plane;
-          val[k++] = T(-1);
-        }
-        ptr[row + 1] = k;
-      }
-    }
-  }
-  return a;
+  return grid_laplacian<T>(nx, ny, nz, T(6), "poisson3d");
 }
 
 template <class T>

@@ -9,13 +9,6 @@ namespace apiary::sparse {
 
 namespace {
 
-template <class T>
-void require_square(const Csr<T>& a, const char* what) {
-  if (!a.is_square())
-    throw std::invalid_argument(std::string(what) + ": matrix is " + std::to_string(a.rows) +
-                                " x " + std::to_string(a.cols) + ", expected square");
-}
-
 // Buffers of the level-structure BFS, sized once per call so that the many searches of
 // a graph with many components allocate nothing. `seen` is all zero between searches:
 // each search clears exactly the vertices it marked, which costs no more than the search

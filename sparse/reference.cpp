@@ -12,13 +12,6 @@ std::string singular_message(index_t row, bool missing) {
          " (0-based)";
 }
 
-template <class T>
-void require_square(const Csr<T>& a, const char* what) {
-  if (!a.is_square())
-    throw std::invalid_argument(std::string(what) + ": matrix is " + std::to_string(a.rows) +
-                                " x " + std::to_string(a.cols) + ", expected square");
-}
-
 void require_length(std::size_t got, index_t want, const char* what, const char* name) {
   if (got != static_cast<std::size_t>(want))
     throw std::invalid_argument(std::string(what) + ": " + name + " has " + std::to_string(got) +
