@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sparse/convert.hpp"
+#include "sparse/union_find.hpp"
 
 namespace apiary::sparse {
 namespace {
@@ -126,35 +127,6 @@ void push_dominant_row(Csr<T>& a, index_t row, const std::vector<index_t>& cols,
   a.val[diag_pos] = static_cast<T>(dominance * sum + 1.0);
   a.row_ptr[row + 1] = static_cast<index_t>(a.col.size());
 }
-
-// Union-find with path halving, enough for one pass over the rows.
-class DisjointSets {
- public:
-  explicit DisjointSets(std::size_t n) : parent_(n) {
-    for (std::size_t i = 0; i < n; ++i) parent_[i] = static_cast<index_t>(i);
-  }
-  index_t find(index_t x) {
-    while (parent_[x] != x) {
-      parent_[x] = parent_[parent_[x]];
-      x = parent_[x];
-    }
-    return x;
-  }
-  void unite(index_t x, index_t y) {
-    x = find(x);
-    y = find(y);
-    if (x == y) return;
-    if (x < y) std::swap(x, y);
-    parent_[x] = y;
-  }
-
- private:
-  std::vector<index_t> parent_;
-};
-
-}  // namespace
-
-namespace {
 
 // The 5-point (nz == 1) or 7-point Laplacian on an nx x ny x nz grid in natural order,
 // written straight into CSR: `diag` on the diagonal, -1 for each grid neighbour.
@@ -389,7 +361,7 @@ Csr<T> random_lower_dag(const DagSpec& spec, std::uint64_t seed) {
   // comment at that step), and there are at least as many such rows as level-0 rows.
   std::vector<index_t> done(static_cast<std::size_t>(buckets), 0);
   std::vector<index_t> next_root(static_cast<std::size_t>(parts), 1);  // scan position in (c, 0)
-  DisjointSets sets(static_cast<std::size_t>(n));
+  MinRootForest sets(n);
   const auto whole = static_cast<std::int64_t>(std::floor(extra));
   const double fraction = extra - std::floor(extra);
   Csr<T> a = square_shell<T>(n, static_cast<std::size_t>(std::int64_t{n} * (2 + whole + 1)));

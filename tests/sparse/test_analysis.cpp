@@ -5,21 +5,12 @@
 
 #include "sparse/analysis.hpp"
 #include "sparse/convert.hpp"
+#include "tests/sparse/test_util.hpp"
 
 namespace apiary::sparse {
 namespace {
 
-// Row-major dense values; zeros are not stored.
-Csr<double> from_dense(index_t rows, index_t cols, const std::vector<double>& v) {
-  Coo<double> c;
-  c.rows = rows;
-  c.cols = cols;
-  for (index_t i = 0; i < rows; ++i)
-    for (index_t j = 0; j < cols; ++j)
-      if (v[static_cast<std::size_t>(i) * cols + j] != 0)
-        c.push_back(i, j, v[static_cast<std::size_t>(i) * cols + j]);
-  return coo_to_csr(c);
-}
+using testing::from_dense;
 
 // Pattern with a unit diagonal plus one entry (i, j) per listed pair.
 Csr<double> from_entries(index_t n, const std::vector<std::pair<index_t, index_t>>& entries) {
