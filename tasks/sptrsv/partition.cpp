@@ -1,0 +1,333 @@
+#include "tasks/sptrsv/partition.hpp"
+
+#include <algorithm>
+#include <array>
+#include <span>
+#include <stdexcept>
+
+#include "sparse/analysis.hpp"
+
+namespace apiary::sptrsv {
+
+namespace {
+
+// Children lists (the transpose of the strict lower part), built once so that the
+// heuristic can walk edges forward in O(edges).
+struct Children {
+  std::vector<index_t> ptr;
+  std::vector<index_t> idx;
+  index_t count(index_t v) const { return ptr[v + 1] - ptr[v]; }
+};
+
+Children children_of(const Csr<double>& l) {
+  Children c;
+  c.ptr.assign(static_cast<std::size_t>(l.rows) + 1, 0);
+  for (index_t i = 0; i < l.rows; ++i)
+    for (index_t k = l.row_begin(i); k < l.row_end(i); ++k)
+      if (l.col[k] < i) ++c.ptr[l.col[k] + 1];
+  for (index_t v = 0; v < l.rows; ++v) c.ptr[v + 1] += c.ptr[v];
+  c.idx.resize(c.ptr.back());
+  std::vector<index_t> next(c.ptr.begin(), c.ptr.end() - 1);
+  for (index_t i = 0; i < l.rows; ++i)
+    for (index_t k = l.row_begin(i); k < l.row_end(i); ++k)
+      if (l.col[k] < i) c.idx[next[l.col[k]]++] = i;
+  return c;
+}
+
+index_t parent_count(const Csr<double>& l, index_t i) {
+  // Rows are sorted and the diagonal is the last entry of a lower row.
+  return l.row_length(i) - 1;
+}
+
+enum class Criterion { out_degree_descending, out_degree_ascending, index_ascending };
+
+void sort_by(std::vector<index_t>& v, Criterion c, const Children& ch) {
+  switch (c) {
+    case Criterion::out_degree_descending:
+      std::sort(v.begin(), v.end(), [&](index_t a, index_t b) {
+        return ch.count(a) != ch.count(b) ? ch.count(a) > ch.count(b) : a < b;
+      });
+      break;
+    case Criterion::out_degree_ascending:
+      std::sort(v.begin(), v.end(), [&](index_t a, index_t b) {
+        return ch.count(a) != ch.count(b) ? ch.count(a) < ch.count(b) : a < b;
+      });
+      break;
+    case Criterion::index_ascending:
+      std::sort(v.begin(), v.end());
+      break;
+  }
+}
+
+// One run of the splitting heuristic (the paper's Alg. 3 with Alg. 2) on one component.
+// Scratch arrays are indexed by global vertex and only the component's entries are
+// touched, so a run costs O(component vertices + edges + sorting), not O(n).
+class Splitter {
+ public:
+  Splitter(const Csr<double>& l, const Children& ch, index_t n_max)
+      : l_(l),
+        ch_(ch),
+        n_max_(n_max),
+        local_(static_cast<std::size_t>(l.rows), -1),
+        waiting_(static_cast<std::size_t>(l.rows), 0) {}
+
+  // Bounded: at most n_split sub-graphs, false when a vertex finds no room. Unbounded:
+  // new sub-graphs are opened as needed, so it always succeeds.
+  bool run(std::span<const index_t> comp, std::vector<index_t> roots, index_t n_split,
+           index_t n_init, Criterion criterion, bool bounded) {
+    sizes_.assign(static_cast<std::size_t>(n_split), 0);
+    for (index_t v : comp) {
+      local_[v] = -1;
+      waiting_[v] = parent_count(l_, v);
+    }
+    std::vector<index_t> next;
+    sort_by(roots, criterion, ch_);
+    // Roots are dealt round-robin over the first n_init sub-graphs, so that independent
+    // subtrees can start in different sub-graphs of the first sub-graph level.
+    for (std::size_t r = 0; r < roots.size(); ++r)
+      if (!associate(roots[r], static_cast<index_t>(r % static_cast<std::size_t>(n_init)), bounded,
+                     next))
+        return false;
+    std::vector<index_t> cur;
+    while (!next.empty()) {
+      cur.swap(next);
+      next.clear();
+      sort_by(cur, criterion, ch_);
+      for (index_t v : cur) {
+        index_t highest = 0;
+        for (index_t k = l_.row_begin(v); k < l_.row_end(v); ++k)
+          if (l_.col[k] < v) highest = std::max(highest, local_[l_.col[k]]);
+        if (!associate(v, highest, bounded, next)) return false;
+      }
+    }
+    return true;  // a DAG is exhausted from its roots, so every vertex is placed
+  }
+
+  index_t local(index_t v) const { return local_[v]; }
+  const std::vector<index_t>& sizes() const { return sizes_; }
+
+ private:
+  // Alg. 2: the first sub-graph at or after `from` with room; children whose parents are
+  // now all placed join the next frontier.
+  bool associate(index_t v, index_t from, bool bounded, std::vector<index_t>& next) {
+    std::size_t k = static_cast<std::size_t>(from);
+    while (k < sizes_.size() && sizes_[k] >= n_max_) ++k;
+    if (k == sizes_.size()) {
+      if (bounded) return false;
+      sizes_.push_back(0);
+    }
+    ++sizes_[k];
+    local_[v] = static_cast<index_t>(k);
+    for (index_t c = ch_.ptr[v]; c < ch_.ptr[v + 1]; ++c)
+      if (--waiting_[ch_.idx[c]] == 0) next.push_back(ch_.idx[c]);
+    return true;
+  }
+
+  const Csr<double>& l_;
+  const Children& ch_;
+  index_t n_max_;
+  std::vector<index_t> local_;
+  std::vector<index_t> waiting_;
+  std::vector<index_t> sizes_;
+};
+
+}  // namespace
+
+void require_lower_with_diagonal(const Csr<double>& lower, const char* what) {
+  sparse::require_square(lower, what);
+  for (index_t i = 0; i < lower.rows; ++i) {
+    const index_t b = lower.row_begin(i), e = lower.row_end(i);
+    if (e > b && lower.col[e - 1] > i)
+      throw std::invalid_argument(
+          std::string(what) + ": entry above the diagonal in row " + std::to_string(i) +
+          " (column " + std::to_string(lower.col[e - 1]) + "), expected lower triangular");
+    if (e == b || lower.col[e - 1] != i)
+      throw std::invalid_argument(std::string(what) + ": missing diagonal at row " +
+                                  std::to_string(i) + " (0-based)");
+  }
+}
+
+Partition partition(const Csr<double>& lower, index_t n_max, PartitionStats* stats) {
+  if (n_max < 1)
+    throw std::invalid_argument("sptrsv::partition: n_max must be at least 1, got " +
+                                std::to_string(n_max));
+  require_lower_with_diagonal(lower, "sptrsv::partition");
+  const index_t n = lower.rows;
+  PartitionStats st;
+  Partition p;
+  p.n_max = n_max;
+  p.part.assign(static_cast<std::size_t>(n), -1);
+
+  const sparse::Components comps = sparse::weakly_connected_components(lower);
+  st.components = comps.count;
+  std::vector<index_t> comp_ptr(static_cast<std::size_t>(comps.count) + 1, 0);
+  for (index_t v = 0; v < n; ++v) ++comp_ptr[comps.label[v] + 1];
+  for (index_t c = 0; c < comps.count; ++c) comp_ptr[c + 1] += comp_ptr[c];
+  std::vector<index_t> comp_vertices(static_cast<std::size_t>(n));
+  {
+    std::vector<index_t> fill(comp_ptr.begin(), comp_ptr.end() - 1);
+    for (index_t v = 0; v < n; ++v) comp_vertices[fill[comps.label[v]]++] = v;
+  }
+
+  const Children ch = children_of(lower);
+  Splitter splitter(lower, ch, n_max);
+  index_t next_id = 0;
+  // The open merge sub-graph stays open across split components: they share no edge
+  // with it, so the numbering stays feasible.
+  index_t bin = -1;
+  index_t bin_fill = 0;
+  for (index_t c = 0; c < comps.count; ++c) {
+    const std::span<const index_t> comp(comp_vertices.data() + comp_ptr[c],
+                                        static_cast<std::size_t>(comp_ptr[c + 1] - comp_ptr[c]));
+    const auto size = static_cast<index_t>(comp.size());
+    if (size <= n_max) {
+      ++st.merged_components;
+      if (bin < 0 || bin_fill + size > n_max) {
+        bin = next_id++;
+        bin_fill = 0;
+        ++st.merged_subgraphs;
+      }
+      for (index_t v : comp) p.part[v] = bin;
+      bin_fill += size;
+      continue;
+    }
+    ++st.split_components;
+    const index_t n_split = (size + n_max - 1) / n_max;
+    std::vector<index_t> roots;
+    for (index_t v : comp)
+      if (parent_count(lower, v) == 0) roots.push_back(v);
+    const index_t n_init_first = std::min<index_t>(n_split, static_cast<index_t>(roots.size()));
+    bool done = false;
+    constexpr std::array criteria{Criterion::out_degree_descending, Criterion::out_degree_ascending,
+                                  Criterion::index_ascending};
+    for (Criterion criterion : criteria) {
+      for (index_t n_init = n_init_first; n_init > 0 && !done; n_init /= 2) {
+        ++st.heuristic_attempts;
+        done = splitter.run(comp, roots, n_split, n_init, criterion, true);
+      }
+      if (done) break;
+    }
+    if (!done) {
+      // The paper ends with an error here; opening more than n_split sub-graphs instead
+      // keeps every input solvable at the price of extra sub-graphs.
+      ++st.heuristic_attempts;
+      ++st.unbounded_fallbacks;
+      splitter.run(comp, roots, n_split, n_init_first, Criterion::out_degree_descending, false);
+    }
+    // Drop sub-graphs left empty (only possible after the fallback) and keep the order.
+    const std::vector<index_t>& sizes = splitter.sizes();
+    std::vector<index_t> global(sizes.size(), -1);
+    for (std::size_t k = 0; k < sizes.size(); ++k)
+      if (sizes[k] > 0) {
+        global[k] = next_id++;
+        ++st.split_subgraphs;
+      }
+    for (index_t v : comp) p.part[v] = global[splitter.local(v)];
+  }
+
+  p.parts = next_id;
+  p.part_ptr.assign(static_cast<std::size_t>(p.parts) + 1, 0);
+  for (index_t v = 0; v < n; ++v) ++p.part_ptr[p.part[v] + 1];
+  for (index_t g = 0; g < p.parts; ++g) p.part_ptr[g + 1] += p.part_ptr[g];
+  p.vertices.resize(static_cast<std::size_t>(n));
+  std::vector<index_t> fill(p.part_ptr.begin(), p.part_ptr.end() - 1);
+  for (index_t v = 0; v < n; ++v) p.vertices[fill[p.part[v]]++] = v;
+  if (stats) *stats = st;
+  return p;
+}
+
+bool is_feasible(const Csr<double>& lower, const Partition& p, std::string* why) {
+  auto fail = [&](const std::string& msg) {
+    if (why) *why = msg;
+    return false;
+  };
+  const index_t n = lower.rows;
+  if (!lower.is_square()) return fail("matrix is not square");
+  if (p.n_max < 1) return fail("n_max " + std::to_string(p.n_max) + " < 1");
+  if (p.part.size() != static_cast<std::size_t>(n) ||
+      p.vertices.size() != static_cast<std::size_t>(n))
+    return fail("part or vertices does not have one entry per vertex");
+  if (p.parts < 0 || p.part_ptr.size() != static_cast<std::size_t>(p.parts) + 1 ||
+      p.part_ptr[0] != 0 || p.part_ptr.back() != n)
+    return fail("part_ptr does not hold parts + 1 offsets from 0 to n");
+  for (index_t g = 0; g < p.parts; ++g) {
+    const index_t size = p.part_ptr[g + 1] - p.part_ptr[g];
+    if (size < 0) return fail("part_ptr decreases at sub-graph " + std::to_string(g));
+    if (size > p.n_max)
+      return fail("sub-graph " + std::to_string(g) + " holds " + std::to_string(size) +
+                  " vertices, more than n_max = " + std::to_string(p.n_max));
+  }
+  std::vector<char> seen(static_cast<std::size_t>(n), 0);
+  for (index_t g = 0; g < p.parts; ++g)
+    for (index_t k = p.part_ptr[g]; k < p.part_ptr[g + 1]; ++k) {
+      const index_t v = p.vertices[k];
+      if (v < 0 || v >= n) return fail("vertex " + std::to_string(v) + " out of range");
+      if (seen[v]) return fail("vertex " + std::to_string(v) + " listed twice");
+      seen[v] = 1;
+      if (p.part[v] != g)
+        return fail("vertex " + std::to_string(v) + " listed in sub-graph " + std::to_string(g) +
+                    " but part says " + std::to_string(p.part[v]));
+      if (k > p.part_ptr[g] && p.vertices[k - 1] >= v)
+        return fail("vertices of sub-graph " + std::to_string(g) + " not ascending");
+    }
+  for (index_t i = 0; i < n; ++i)
+    for (index_t k = lower.row_begin(i); k < lower.row_end(i); ++k) {
+      const index_t j = lower.col[k];
+      if (j < i && p.part[j] > p.part[i])
+        return fail("edge " + std::to_string(j) + " -> " + std::to_string(i) +
+                    " goes from sub-graph " + std::to_string(p.part[j]) + " down to sub-graph " +
+                    std::to_string(p.part[i]));
+    }
+  if (why) why->clear();
+  return true;
+}
+
+double SubgraphDag::internal_share() const {
+  const std::int64_t all = internal_edges + external_edges;
+  return all == 0 ? 1.0 : static_cast<double>(internal_edges) / static_cast<double>(all);
+}
+
+SubgraphDag subgraph_dag(const Csr<double>& lower, const Partition& p) {
+  std::string why;
+  if (!is_feasible(lower, p, &why))
+    throw std::invalid_argument("sptrsv::subgraph_dag: partition not feasible: " + why);
+  SubgraphDag d;
+  d.subgraphs = p.parts;
+  d.level.assign(static_cast<std::size_t>(p.parts), 0);
+  std::vector<index_t> last_seen(static_cast<std::size_t>(p.parts), -1);
+  for (index_t g = 0; g < p.parts; ++g) {
+    const std::size_t first = d.pred.size();
+    for (index_t k = p.part_ptr[g]; k < p.part_ptr[g + 1]; ++k) {
+      const index_t i = p.vertices[k];
+      for (index_t e = lower.row_begin(i); e < lower.row_end(i); ++e) {
+        const index_t j = lower.col[e];
+        if (j >= i) continue;
+        const index_t h = p.part[j];
+        if (h == g) {
+          ++d.internal_edges;
+          continue;
+        }
+        ++d.external_edges;
+        if (last_seen[h] != g) {
+          last_seen[h] = g;
+          d.pred.push_back(h);
+        }
+      }
+    }
+    std::sort(d.pred.begin() + static_cast<std::ptrdiff_t>(first), d.pred.end());
+    d.pred_ptr.push_back(static_cast<index_t>(d.pred.size()));
+    // Feasibility puts every predecessor at a lower index, so its level is known.
+    for (std::size_t k = first; k < d.pred.size(); ++k)
+      d.level[g] = std::max(d.level[g], d.level[d.pred[k]] + 1);
+    d.levels = std::max(d.levels, d.level[g] + 1);
+  }
+  d.level_ptr.assign(static_cast<std::size_t>(d.levels) + 1, 0);
+  for (index_t g = 0; g < p.parts; ++g) ++d.level_ptr[d.level[g] + 1];
+  for (index_t l = 0; l < d.levels; ++l) d.level_ptr[l + 1] += d.level_ptr[l];
+  d.order.resize(static_cast<std::size_t>(p.parts));
+  std::vector<index_t> fill(d.level_ptr.begin(), d.level_ptr.end() - 1);
+  for (index_t g = 0; g < p.parts; ++g) d.order[fill[d.level[g]]++] = g;
+  return d;
+}
+
+}  // namespace apiary::sptrsv

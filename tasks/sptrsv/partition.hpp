@@ -1,0 +1,83 @@
+// Partitioning of the DAG of a lower-triangular solve into TASSL sub-graphs
+// (Picciau et al., "Balancing locality and concurrency", HiPC 2016).
+//
+// Model: L is n x n lower triangular with a stored diagonal; vertex i is the unknown
+// x_i and each stored L(i, j), j < i, is an edge j -> i. A sub-graph holds at most n_max
+// vertices, so that one GPU task can keep its unknowns in shared memory. The partition
+// is feasible when every edge goes from a sub-graph to an equal or higher one: solving
+// sub-graphs in index order (or level by level in the sub-graph DAG) is then correct.
+//
+// Plain host C++; the rules and the choices made where the paper is silent are in
+// docs/sptrsv.md.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sparse/formats.hpp"
+
+namespace apiary::sptrsv {
+
+using sparse::Csr;
+using sparse::index_t;
+
+struct Partition {
+  index_t n_max = 1;
+  std::vector<index_t> part;         // sub-graph of each vertex
+  index_t parts = 0;                 // number of sub-graphs, none of them empty
+  std::vector<index_t> part_ptr{0};  // parts + 1 offsets into vertices
+  // Vertices of each sub-graph, ascending. Read as one array it is also the permutation
+  // perm[new] = old (sparse/transform.hpp convention) that makes sub-graphs contiguous;
+  // a vertex's position in it is its "permuted index".
+  std::vector<index_t> vertices;
+};
+
+// What partition() did, for reports and tests.
+struct PartitionStats {
+  index_t components = 0;           // weakly connected components (isolated vertices included)
+  index_t merged_components = 0;    // components of <= n_max vertices, merged greedily
+  index_t merged_subgraphs = 0;     // sub-graphs made of merged components
+  index_t split_components = 0;     // components of > n_max vertices, split by the heuristic
+  index_t split_subgraphs = 0;      // sub-graphs made by splitting
+  index_t heuristic_attempts = 0;   // runs of the splitting heuristic, all components
+  index_t unbounded_fallbacks = 0;  // components where every bounded attempt failed
+};
+
+// Throws std::invalid_argument unless `lower` is square, has no entry above the
+// diagonal and stores every diagonal entry (the message names the first bad row and
+// starts with `what`). A stored zero diagonal passes: partitioning needs the pattern only.
+void require_lower_with_diagonal(const Csr<double>& lower, const char* what);
+
+// Feasible partition into sub-graphs of at most n_max vertices (n_max >= 1, else
+// std::invalid_argument; the input is checked with require_lower_with_diagonal).
+Partition partition(const Csr<double>& lower, index_t n_max, PartitionStats* stats = nullptr);
+
+// True when every vertex is in exactly one sub-graph, no sub-graph holds more than
+// p.n_max vertices, the arrays agree with each other, and every edge goes to an equal or
+// higher sub-graph. On false, *why (when given) says what is wrong.
+bool is_feasible(const Csr<double>& lower, const Partition& p, std::string* why = nullptr);
+
+// The DAG whose vertices are sub-graphs: h -> g when some edge of L goes from a vertex
+// of h to a vertex of g != h. Its levels are the sub-graph levels of the paper: all
+// sub-graphs of one level can run concurrently once the earlier levels are done.
+struct SubgraphDag {
+  index_t subgraphs = 0;
+  std::vector<index_t> pred_ptr{0};  // subgraphs + 1 offsets into pred
+  std::vector<index_t> pred;         // distinct predecessor sub-graphs, ascending
+  std::vector<index_t> level;        // per sub-graph, 0-based
+  index_t levels = 0;
+  std::vector<index_t> level_ptr{0};  // levels + 1 offsets into order
+  std::vector<index_t> order;         // sub-graphs grouped by level, ascending inside one
+  std::int64_t internal_edges = 0;    // off-diagonal entries inside one sub-graph
+  std::int64_t external_edges = 0;    // off-diagonal entries between sub-graphs
+
+  // internal / (internal + external); 1 when L has no off-diagonal entry (nothing
+  // crosses a sub-graph boundary).
+  double internal_share() const;
+};
+
+// p must be feasible for lower (std::invalid_argument otherwise).
+SubgraphDag subgraph_dag(const Csr<double>& lower, const Partition& p);
+
+}  // namespace apiary::sptrsv

@@ -1,0 +1,280 @@
+#include "tasks/sptrsv/schedule.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+#include <utility>
+
+namespace apiary::sptrsv {
+
+namespace {
+
+struct Placed {
+  index_t slot;  // local to the sub-graph: externals first, then internals
+  index_t source;
+  index_t target;
+  double value;
+};
+
+void require_feasible(const Csr<double>& lower, const Partition& p, const char* what) {
+  std::string why;
+  if (!is_feasible(lower, p, &why))
+    throw std::invalid_argument(std::string(what) + ": partition not feasible: " + why);
+}
+
+std::string at_slot(index_t g, index_t slot) {
+  return "sub-graph " + std::to_string(g) + ", slot " + std::to_string(slot) + ": ";
+}
+
+}  // namespace
+
+Schedule build_schedule(const Csr<double>& lower, const Partition& p) {
+  require_lower_with_diagonal(lower, "sptrsv::build_schedule");
+  require_feasible(lower, p, "sptrsv::build_schedule");
+  const index_t n = lower.rows;
+  Schedule s;
+  s.subgraphs = p.parts;
+  std::vector<index_t> pos(static_cast<std::size_t>(n));
+  s.diagonal.resize(static_cast<std::size_t>(n));
+  for (index_t k = 0; k < n; ++k) {
+    const index_t v = p.vertices[k];
+    pos[v] = k;
+    s.diagonal[k] = lower.val[lower.row_end(v) - 1];
+    if (s.diagonal[k] == 0.0)
+      throw std::invalid_argument("sptrsv::build_schedule: zero diagonal at row " +
+                                  std::to_string(v) + " (0-based)");
+  }
+
+  std::vector<Placed> placed;
+  std::vector<index_t> finished;  // per local vertex: internal slot of its division, -1 = ready
+  std::vector<std::pair<index_t, index_t>> incoming;  // (earliest internal slot, entry)
+  std::vector<index_t> count;
+  std::vector<Placed> bucketed;
+  for (index_t g = 0; g < p.parts; ++g) {
+    const index_t base = p.part_ptr[g];
+    const index_t m = p.part_ptr[g + 1] - base;
+    placed.clear();
+    finished.assign(static_cast<std::size_t>(m), -1);
+    index_t n_ext = 0, n_int = 0;
+    for (index_t l = 0; l < m; ++l) {
+      const index_t i = p.vertices[base + l];
+      index_t next_ext = 0;
+      incoming.clear();
+      for (index_t e = lower.row_begin(i); e < lower.row_end(i) - 1; ++e) {
+        const index_t j = lower.col[e];
+        if (p.part[j] < g)
+          // External sources are final before the task starts, so only the conflict rule
+          // applies and a vertex's k-th external edge can always take slot k.
+          placed.push_back({next_ext++, pos[j], l, lower.val[e]});
+        else
+          incoming.emplace_back(finished[pos[j] - base] + 1, e);
+      }
+      n_ext = std::max(n_ext, next_ext);
+      // Serving sources in order of readiness and taking the first free slot each time
+      // gives the earliest possible division of i under the conflict rule.
+      std::sort(incoming.begin(), incoming.end());
+      index_t last = -1;
+      for (const auto& [earliest, e] : incoming) {
+        last = std::max(earliest, last + 1);
+        placed.push_back({-1 - last, pos[lower.col[e]] - base, l, lower.val[e]});
+      }
+      finished[l] = last;
+      n_int = std::max(n_int, last + 1);
+    }
+    // Internal slots were stored as -1 - t until n_ext was known.
+    for (Placed& e : placed)
+      if (e.slot < 0) e.slot = n_ext + (-1 - e.slot);
+
+    const index_t slots = n_ext + n_int;
+    count.assign(static_cast<std::size_t>(slots) + 1, 0);
+    for (const Placed& e : placed) ++count[e.slot + 1];
+    for (index_t t = 0; t < slots; ++t) count[t + 1] += count[t];
+    bucketed.resize(placed.size());
+    {
+      // Stable, and placed is in target order, so each slot lists targets ascending.
+      std::vector<index_t> fill(count.begin(), count.end() - 1);
+      for (const Placed& e : placed) bucketed[fill[e.slot]++] = e;
+    }
+    const auto edge_base = static_cast<index_t>(s.edge_source.size());
+    for (const Placed& e : bucketed) {
+      s.edge_source.push_back(e.source);
+      s.edge_target.push_back(e.target);
+      s.edge_value.push_back(e.value);
+    }
+    for (index_t t = 0; t < slots; ++t) s.edge_ptr.push_back(edge_base + count[t + 1]);
+
+    std::vector<std::vector<index_t>> divided(static_cast<std::size_t>(n_int));
+    for (index_t l = 0; l < m; ++l) {
+      if (finished[l] < 0)
+        s.ready.push_back(l);
+      else
+        divided[finished[l]].push_back(l);
+    }
+    s.ready_ptr.push_back(static_cast<index_t>(s.ready.size()));
+    for (index_t t = 0; t < n_ext; ++t)
+      s.division_ptr.push_back(static_cast<index_t>(s.division.size()));
+    for (const auto& list : divided) {
+      s.division.insert(s.division.end(), list.begin(), list.end());
+      s.division_ptr.push_back(static_cast<index_t>(s.division.size()));
+    }
+    s.external_slots.push_back(n_ext);
+    s.internal_slots.push_back(n_int);
+    s.slot_ptr.push_back(s.slot_ptr.back() + slots);
+  }
+  return s;
+}
+
+std::string check_schedule(const Csr<double>& lower, const Partition& p, const Schedule& s) {
+  std::string why;
+  if (!is_feasible(lower, p, &why)) return "partition not feasible: " + why;
+  const index_t n = lower.rows;
+  const auto parts = static_cast<std::size_t>(p.parts);
+  if (s.subgraphs != p.parts || s.external_slots.size() != parts ||
+      s.internal_slots.size() != parts || s.slot_ptr.size() != parts + 1 ||
+      s.ready_ptr.size() != parts + 1 || s.slot_ptr[0] != 0 || s.ready_ptr[0] != 0)
+    return "per-sub-graph arrays do not match the partition's " + std::to_string(p.parts) +
+           " sub-graphs";
+  const auto slots = static_cast<std::size_t>(s.total_slots());
+  if (s.edge_ptr.size() != slots + 1 || s.division_ptr.size() != slots + 1 || s.edge_ptr[0] != 0 ||
+      s.division_ptr[0] != 0 || static_cast<std::size_t>(s.edge_ptr.back()) != s.edges() ||
+      s.edge_target.size() != s.edges() || s.edge_value.size() != s.edges() ||
+      static_cast<std::size_t>(s.division_ptr.back()) != s.division.size() ||
+      static_cast<std::size_t>(s.ready_ptr.back()) != s.ready.size() ||
+      s.diagonal.size() != static_cast<std::size_t>(n))
+    return "flat arrays have inconsistent lengths";
+
+  // Per entry of L: how often the schedule holds it.
+  std::vector<index_t> uses(lower.nnz(), 0);
+  auto entry_of = [&](index_t row, index_t col) -> index_t {
+    const auto b = lower.col.begin() + lower.row_begin(row);
+    const auto e = lower.col.begin() + lower.row_end(row);
+    const auto it = std::lower_bound(b, e, col);
+    return it != e && *it == col ? static_cast<index_t>(it - lower.col.begin()) : -1;
+  };
+
+  constexpr index_t not_divided = std::numeric_limits<index_t>::min();
+  std::vector<index_t> divided_at;  // per local vertex: internal slot, -1 = ready
+  std::vector<index_t>
+      last_edge;               // per local vertex: latest slot (sub-graph-local) of an edge into it
+  std::vector<index_t> stamp;  // per local vertex: last slot that wrote it, for rule (a)
+  for (index_t g = 0; g < p.parts; ++g) {
+    const index_t base = p.part_ptr[g];
+    const index_t m = p.part_ptr[g + 1] - base;
+    const index_t n_ext = s.external_slots[g], n_int = s.internal_slots[g];
+    const index_t first = s.slot_ptr[g];
+    if (n_ext < 0 || n_int < 0 || s.slot_ptr[g + 1] - first != n_ext + n_int)
+      return "sub-graph " + std::to_string(g) + ": slot_ptr disagrees with the slot counts";
+    divided_at.assign(static_cast<std::size_t>(m), not_divided);
+    last_edge.assign(static_cast<std::size_t>(m), -1);
+    stamp.assign(static_cast<std::size_t>(m), -1);
+    for (index_t k = s.ready_ptr[g]; k < s.ready_ptr[g + 1]; ++k) {
+      const index_t l = s.ready[k];
+      if (l < 0 || l >= m) return "sub-graph " + std::to_string(g) + ": ready vertex out of range";
+      if (divided_at[l] != not_divided)
+        return "sub-graph " + std::to_string(g) + ": local vertex " + std::to_string(l) +
+               " divided twice";
+      divided_at[l] = -1;
+    }
+    for (index_t t = 0; t < n_ext + n_int; ++t) {
+      const index_t slot = first + t;
+      if (t < n_ext && s.division_ptr[slot + 1] != s.division_ptr[slot])
+        return at_slot(g, t) + "external slot divides vertices";
+      for (index_t k = s.division_ptr[slot]; k < s.division_ptr[slot + 1]; ++k) {
+        const index_t l = s.division[k];
+        if (l < 0 || l >= m) return at_slot(g, t) + "divided vertex out of range";
+        if (divided_at[l] != not_divided)
+          return at_slot(g, t) + "local vertex " + std::to_string(l) + " divided twice";
+        divided_at[l] = t - n_ext;
+      }
+    }
+    for (index_t l = 0; l < m; ++l)
+      if (divided_at[l] == not_divided)
+        return "sub-graph " + std::to_string(g) + ": local vertex " + std::to_string(l) +
+               " never divided";
+
+    for (index_t t = 0; t < n_ext + n_int; ++t) {
+      const index_t slot = first + t;
+      const bool external = t < n_ext;
+      for (index_t e = s.edge_ptr[slot]; e < s.edge_ptr[slot + 1]; ++e) {
+        const index_t target = s.edge_target[e], source = s.edge_source[e];
+        if (target < 0 || target >= m) return at_slot(g, t) + "edge target out of range";
+        if (stamp[target] == t)
+          return at_slot(g, t) + "two edges into local vertex " + std::to_string(target) +
+                 " (rule a)";
+        stamp[target] = t;
+        last_edge[target] = t;
+        index_t col;
+        if (external) {
+          if (source < 0 || source >= base)
+            return at_slot(g, t) + "external edge source is not in an earlier sub-graph";
+          col = p.vertices[source];
+        } else {
+          if (source < 0 || source >= m) return at_slot(g, t) + "internal edge source out of range";
+          if (divided_at[source] >= t - n_ext)
+            return at_slot(g, t) + "internal edge reads local vertex " + std::to_string(source) +
+                   " before its division (rule b)";
+          col = p.vertices[base + source];
+        }
+        const index_t row = p.vertices[base + target];
+        const index_t entry = col < row ? entry_of(row, col) : -1;
+        if (entry < 0)
+          return at_slot(g, t) + "edge " + std::to_string(col) + " -> " + std::to_string(row) +
+                 " is not an off-diagonal entry of L";
+        if (lower.val[entry] != s.edge_value[e])
+          return at_slot(g, t) + "edge " + std::to_string(col) + " -> " + std::to_string(row) +
+                 " carries a value other than L's";
+        ++uses[entry];
+      }
+    }
+    for (index_t l = 0; l < m; ++l) {
+      const index_t last_internal = last_edge[l] - n_ext;  // < 0 when no internal edge
+      if (divided_at[l] == -1 ? last_internal >= 0 : divided_at[l] != last_internal)
+        return "sub-graph " + std::to_string(g) + ": local vertex " + std::to_string(l) +
+               " is not divided right after its last incoming edge (rule c)";
+      const index_t v = p.vertices[base + l];
+      if (s.diagonal[base + l] != lower.val[lower.row_end(v) - 1])
+        return "diagonal of vertex " + std::to_string(v) + " differs from L";
+    }
+  }
+  for (index_t i = 0; i < n; ++i)
+    for (index_t k = lower.row_begin(i); k < lower.row_end(i); ++k)
+      if (lower.col[k] < i && uses[k] != 1)
+        return "entry (" + std::to_string(i) + ", " + std::to_string(lower.col[k]) +
+               ") scheduled " + std::to_string(uses[k]) + " times";
+  return "";
+}
+
+double predicted_time(const SubgraphDag& dag, const Schedule& s, ModelConstants c) {
+  if (dag.subgraphs != s.subgraphs)
+    throw std::invalid_argument(
+        "sptrsv::predicted_time: DAG and schedule disagree on the sub-graphs");
+  double t = dag.levels * c.alpha;
+  for (index_t level = 0; level < dag.levels; ++level) {
+    double slowest = 0;
+    for (index_t k = dag.level_ptr[level]; k < dag.level_ptr[level + 1]; ++k) {
+      const index_t g = dag.order[k];
+      slowest = std::max(
+          slowest, c.tau_external * s.external_slots[g] + c.tau_internal * s.internal_slots[g]);
+    }
+    t += slowest;
+  }
+  return t;
+}
+
+index_t choose_n_max(const Csr<double>& lower, std::span<const index_t> candidates,
+                     ModelConstants c) {
+  if (candidates.empty()) throw std::invalid_argument("sptrsv::choose_n_max: no candidate n_max");
+  index_t best = 0;
+  double best_time = 0;
+  for (index_t n_max : candidates) {
+    const Partition p = partition(lower, n_max);
+    const double t = predicted_time(subgraph_dag(lower, p), build_schedule(lower, p), c);
+    if (best == 0 || t < best_time) {
+      best = n_max;
+      best_time = t;
+    }
+  }
+  return best;
+}
+
+}  // namespace apiary::sptrsv

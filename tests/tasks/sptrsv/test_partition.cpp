@@ -1,0 +1,293 @@
+// Partitioning into TASSL sub-graphs: hand-checked cases, merging of small components,
+// bad input, and feasibility over many random DAGs.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sparse/analysis.hpp"
+#include "sparse/convert.hpp"
+#include "sparse/generators.hpp"
+#include "sparse/transform.hpp"
+#include "tasks/sptrsv/partition.hpp"
+
+namespace {
+
+using apiary::sparse::Coo;
+using apiary::sparse::Csr;
+using apiary::sparse::index_t;
+using namespace apiary::sptrsv;
+
+// Lower matrix of n vertices with the given edges (from, to), diagonal 2.
+Csr<double> from_edges(index_t n, const std::vector<std::pair<index_t, index_t>>& edges) {
+  Coo<double> coo;
+  coo.rows = coo.cols = n;
+  for (index_t i = 0; i < n; ++i) coo.push_back(i, i, 2.0);
+  for (auto [j, i] : edges) coo.push_back(i, j, -0.5);
+  return apiary::sparse::coo_to_csr(coo);
+}
+
+Csr<double> chain(index_t n) {
+  std::vector<std::pair<index_t, index_t>> edges;
+  for (index_t i = 1; i < n; ++i) edges.emplace_back(i - 1, i);
+  return from_edges(n, edges);
+}
+
+Csr<double> diamond() { return from_edges(4, {{0, 1}, {0, 2}, {1, 3}, {2, 3}}); }
+
+std::int64_t off_diagonal(const Csr<double>& l) {
+  return static_cast<std::int64_t>(l.nnz()) - l.rows;
+}
+
+// Everything a correct partition and its sub-graph DAG must satisfy.
+void expect_valid(const Csr<double>& l, index_t n_max, const std::string& label) {
+  SCOPED_TRACE(label + ", n_max " + std::to_string(n_max));
+  PartitionStats st;
+  const Partition p = partition(l, n_max, &st);
+  std::string why;
+  ASSERT_TRUE(is_feasible(l, p, &why)) << why;
+  EXPECT_EQ(p.n_max, n_max);
+  for (index_t g = 0; g < p.parts; ++g)
+    EXPECT_GT(p.part_ptr[g + 1], p.part_ptr[g]) << "empty " << g;
+  // The permutation that makes sub-graphs contiguous keeps L lower triangular: the
+  // block form the device solve relies on.
+  EXPECT_TRUE(apiary::sparse::is_triangular(apiary::sparse::permute_symmetric(l, p.vertices),
+                                            apiary::sparse::Triangle::lower));
+  if (l.rows > 0) {
+    EXPECT_GE(p.parts, (l.rows + n_max - 1) / n_max);
+  }
+  EXPECT_EQ(st.merged_subgraphs + st.split_subgraphs, p.parts);
+  EXPECT_EQ(st.merged_components + st.split_components, st.components);
+  // With n_init = 1 the bounded heuristic fills sub-graphs without gaps, so it cannot
+  // run out of room (docs/sptrsv.md); the unbounded fallback is a safety net only.
+  EXPECT_EQ(st.unbounded_fallbacks, 0);
+
+  const SubgraphDag d = subgraph_dag(l, p);
+  EXPECT_EQ(d.internal_edges + d.external_edges, off_diagonal(l));
+  EXPECT_EQ(d.subgraphs, p.parts);
+  ASSERT_EQ(d.order.size(), static_cast<std::size_t>(p.parts));
+  for (index_t g = 0; g < p.parts; ++g) {
+    for (index_t k = d.pred_ptr[g]; k < d.pred_ptr[g + 1]; ++k) {
+      EXPECT_LT(d.pred[k], g);
+      EXPECT_LT(d.level[d.pred[k]], d.level[g]);
+      if (k > d.pred_ptr[g]) {
+        EXPECT_LT(d.pred[k - 1], d.pred[k]);
+      }
+    }
+    if (d.level[g] > 0) {
+      bool tight = false;  // the level is the longest path, not just an upper bound
+      for (index_t k = d.pred_ptr[g]; k < d.pred_ptr[g + 1]; ++k)
+        tight |= d.level[d.pred[k]] + 1 == d.level[g];
+      EXPECT_TRUE(tight) << "sub-graph " << g;
+    }
+  }
+  for (index_t lv = 0; lv < d.levels; ++lv) EXPECT_GT(d.level_ptr[lv + 1], d.level_ptr[lv]);
+}
+
+TEST(PartitionHand, ChainOfFiveWithNmaxTwo) {
+  const Csr<double> l = chain(5);
+  const Partition p = partition(l, 2);
+  EXPECT_EQ(p.parts, 3);
+  EXPECT_EQ(p.part, (std::vector<index_t>{0, 0, 1, 1, 2}));
+  EXPECT_EQ(p.part_ptr, (std::vector<index_t>{0, 2, 4, 5}));
+  EXPECT_EQ(p.vertices, (std::vector<index_t>{0, 1, 2, 3, 4}));
+  const SubgraphDag d = subgraph_dag(l, p);
+  EXPECT_EQ(d.levels, 3);
+  EXPECT_EQ(d.pred, (std::vector<index_t>{0, 1}));
+  EXPECT_EQ(d.pred_ptr, (std::vector<index_t>{0, 0, 1, 2}));
+  EXPECT_EQ(d.internal_edges, 2);
+  EXPECT_EQ(d.external_edges, 2);
+  EXPECT_DOUBLE_EQ(d.internal_share(), 0.5);
+}
+
+TEST(PartitionHand, DiamondWhole) {
+  const Partition p = partition(diamond(), 4);
+  EXPECT_EQ(p.parts, 1);
+  EXPECT_EQ(subgraph_dag(diamond(), p).internal_share(), 1.0);
+}
+
+TEST(PartitionHand, DiamondSplitInTwo) {
+  // Root 0 opens sub-graph 0; 1 joins it; 2 finds it full and opens 1; 3 has parents in
+  // 0 and 1 and follows the higher one.
+  const Partition p = partition(diamond(), 2);
+  EXPECT_EQ(p.part, (std::vector<index_t>{0, 0, 1, 1}));
+  const SubgraphDag d = subgraph_dag(diamond(), p);
+  EXPECT_EQ(d.levels, 2);
+  EXPECT_EQ(d.internal_edges, 2);
+  EXPECT_EQ(d.external_edges, 2);
+}
+
+TEST(PartitionHand, EmptyMatrix) {
+  const Csr<double> l;
+  const Partition p = partition(l, 4);
+  EXPECT_EQ(p.parts, 0);
+  EXPECT_EQ(p.part_ptr, (std::vector<index_t>{0}));
+  EXPECT_TRUE(is_feasible(l, p));
+  const SubgraphDag d = subgraph_dag(l, p);
+  EXPECT_EQ(d.levels, 0);
+  EXPECT_EQ(d.internal_share(), 1.0);
+}
+
+TEST(PartitionHand, DiagonalMatrixIsMergedIntoFullSubgraphs) {
+  const Csr<double> l = from_edges(10, {});
+  PartitionStats st;
+  const Partition p = partition(l, 3, &st);
+  EXPECT_EQ(p.parts, 4);
+  EXPECT_EQ(p.part_ptr, (std::vector<index_t>{0, 3, 6, 9, 10}));
+  EXPECT_EQ(st.components, 10);
+  EXPECT_EQ(st.split_components, 0);
+  const SubgraphDag d = subgraph_dag(l, p);
+  EXPECT_EQ(d.levels, 1);
+  EXPECT_EQ(d.internal_edges + d.external_edges, 0);
+}
+
+TEST(PartitionHand, NmaxOneGivesOneVertexPerSubgraph) {
+  const Csr<double> l = chain(7);
+  const Partition p = partition(l, 1);
+  EXPECT_EQ(p.parts, 7);
+  for (index_t v = 0; v < 7; ++v) EXPECT_EQ(p.part[v], v);
+  EXPECT_EQ(subgraph_dag(l, p).levels, 7);
+  EXPECT_EQ(subgraph_dag(l, p).internal_edges, 0);
+}
+
+TEST(PartitionHand, NmaxAtLeastNGivesOneSubgraph) {
+  const Csr<double> l = apiary::sparse::random_lower_dag<double>({200, 12, 5}, 3);
+  for (index_t n_max : {200, 201, 100000}) {
+    const Partition p = partition(l, n_max);
+    EXPECT_EQ(p.parts, 1);
+    EXPECT_EQ(subgraph_dag(l, p).internal_share(), 1.0);
+  }
+}
+
+TEST(PartitionHand, LongChainStaysFeasible) {
+  const Csr<double> l = chain(1000);
+  for (index_t n_max : {1, 2, 3, 7, 999, 1000}) {
+    const Partition p = partition(l, n_max);
+    std::string why;
+    EXPECT_TRUE(is_feasible(l, p, &why)) << why;
+    EXPECT_EQ(p.parts, (1000 + n_max - 1) / n_max);
+  }
+}
+
+TEST(PartitionMerge, SmallComponentsFillSubgraphsGreedily) {
+  for (index_t k : {1, 3, 10, 17})
+    for (index_t s : {1, 2, 5})
+      for (index_t n_max : {2 * s, 2 * s + 1, 3 * s, 7 * s - 1, 40}) {
+        // density 1 makes every block a connected component of exactly s vertices
+        const Csr<double> l = apiary::sparse::block_diagonal_lower<double>(k, s, 1.0, 11);
+        PartitionStats st;
+        const Partition p = partition(l, n_max, &st);
+        const index_t per = n_max / s;
+        EXPECT_EQ(p.parts, (k + per - 1) / per) << "k " << k << " s " << s << " n_max " << n_max;
+        EXPECT_EQ(st.components, k);
+        EXPECT_EQ(st.merged_components, k);
+        EXPECT_EQ(subgraph_dag(l, p).internal_share(), 1.0);
+      }
+}
+
+TEST(PartitionMerge, InterleavedComponentsKeepFeasibility) {
+  // random_lower_dag hides its components in the ordering (row g in component g % c).
+  const Csr<double> l = apiary::sparse::random_lower_dag<double>({600, 6, 30}, 5);
+  const Partition p = partition(l, 40);
+  EXPECT_EQ(p.parts, 15);  // 30 components of 20 vertices, two per sub-graph
+  EXPECT_TRUE(is_feasible(l, p));
+}
+
+TEST(PartitionErrors, RejectsBadInput) {
+  EXPECT_THROW(partition(chain(3), 0), std::invalid_argument);
+  EXPECT_THROW(partition(chain(3), -4), std::invalid_argument);
+
+  Csr<double> rect;
+  rect.rows = 2;
+  rect.cols = 3;
+  rect.row_ptr = {0, 1, 2};
+  rect.col = {0, 1};
+  rect.val = {1, 1};
+  EXPECT_THROW(partition(rect, 2), std::invalid_argument);
+
+  Coo<double> upper;
+  upper.rows = upper.cols = 3;
+  for (index_t i = 0; i < 3; ++i) upper.push_back(i, i, 1.0);
+  upper.push_back(1, 2, 1.0);
+  try {
+    partition(apiary::sparse::coo_to_csr(upper), 2);
+    FAIL() << "entry above the diagonal accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("above the diagonal in row 1"), std::string::npos)
+        << e.what();
+  }
+
+  Coo<double> missing;
+  missing.rows = missing.cols = 4;
+  missing.push_back(0, 0, 1.0);
+  missing.push_back(1, 1, 1.0);
+  missing.push_back(2, 0, 1.0);
+  missing.push_back(3, 3, 1.0);
+  try {
+    partition(apiary::sparse::coo_to_csr(missing), 2);
+    FAIL() << "missing diagonal accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("missing diagonal at row 2"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(PartitionFeasibility, DetectsViolations) {
+  const Csr<double> l = chain(4);
+  Partition good = partition(l, 2);
+  ASSERT_TRUE(is_feasible(l, good));
+  std::string why;
+
+  Partition too_small = good;
+  too_small.n_max = 1;
+  EXPECT_FALSE(is_feasible(l, too_small, &why));
+  EXPECT_NE(why.find("more than n_max"), std::string::npos) << why;
+
+  // Swapping the two sub-graphs sends the edge 1 -> 2 downwards.
+  Partition reversed = good;
+  reversed.part = {1, 1, 0, 0};
+  reversed.vertices = {2, 3, 0, 1};
+  EXPECT_FALSE(is_feasible(l, reversed, &why));
+  EXPECT_NE(why.find("down to"), std::string::npos) << why;
+
+  Partition twice = good;
+  twice.vertices = {0, 0, 2, 3};
+  EXPECT_FALSE(is_feasible(l, twice, &why));
+
+  Partition short_part = good;
+  short_part.part.pop_back();
+  EXPECT_FALSE(is_feasible(l, short_part, &why));
+
+  EXPECT_THROW(subgraph_dag(l, reversed), std::invalid_argument);
+}
+
+TEST(PartitionProperty, RandomDagsAreFeasible) {
+  const std::vector<apiary::sparse::DagSpec> specs{{300, 1, 300},     {400, 8, 1},
+                                                   {500, 40, 1, 0.5}, {600, 15, 4},
+                                                   {900, 3, 30, 4.0}, {700, 150, 2, 1.0}};
+  for (const auto& spec : specs)
+    for (std::uint64_t seed : {1u, 2u, 3u, 4u, 5u})
+      for (index_t n_max : {1, 2, 7, 32, 256, spec.rows}) {
+        const Csr<double> l = apiary::sparse::random_lower_dag<double>(spec, seed);
+        expect_valid(l, n_max,
+                     "dag " + std::to_string(spec.rows) + "/" + std::to_string(spec.levels) + "/" +
+                         std::to_string(spec.components) + " seed " + std::to_string(seed));
+      }
+}
+
+TEST(PartitionProperty, BlockDiagonalAndPoissonAreFeasible) {
+  for (index_t n_max : {1, 2, 7, 32, 256, 1000}) {
+    expect_valid(apiary::sparse::block_diagonal_lower<double>(8, 120, 0.05, 4), n_max,
+                 "blocks sparse");
+    expect_valid(apiary::sparse::block_diagonal_lower<double>(5, 60, 0.5, 9), n_max,
+                 "blocks dense");
+    expect_valid(apiary::sparse::lower_triangle(apiary::sparse::poisson2d<double>(30, 20)), n_max,
+                 "poisson");
+  }
+}
+
+}  // namespace

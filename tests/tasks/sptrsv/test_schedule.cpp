@@ -1,0 +1,331 @@
+// Edge scheduling, the emulated solve and the performance model: hand-checked slots,
+// schedule checks plus solves against the reference over random DAGs, model problems and
+// the shared real matrices, and the choice of n_max.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sparse/convert.hpp"
+#include "sparse/generators.hpp"
+#include "sparse/matrix_market.hpp"
+#include "sparse/reference.hpp"
+#include "sparse/transform.hpp"
+#include "tasks/sptrsv/partition.hpp"
+#include "tasks/sptrsv/plan_solve.hpp"
+#include "tasks/sptrsv/schedule.hpp"
+
+namespace {
+
+using apiary::sparse::Coo;
+using apiary::sparse::Csr;
+using apiary::sparse::index_t;
+using namespace apiary::sptrsv;
+
+Csr<double> from_edges(index_t n, const std::vector<std::pair<index_t, index_t>>& edges) {
+  Coo<double> coo;
+  coo.rows = coo.cols = n;
+  for (index_t i = 0; i < n; ++i) coo.push_back(i, i, 2.0 + i);
+  for (auto [j, i] : edges) coo.push_back(i, j, -0.5 - 0.1 * j);
+  return apiary::sparse::coo_to_csr(coo);
+}
+
+Csr<double> chain(index_t n) {
+  std::vector<std::pair<index_t, index_t>> edges;
+  for (index_t i = 1; i < n; ++i) edges.emplace_back(i - 1, i);
+  return from_edges(n, edges);
+}
+
+std::vector<double> rhs(index_t n) {
+  std::vector<double> b(static_cast<std::size_t>(n));
+  for (index_t i = 0; i < n; ++i) b[i] = 1.0 + 0.37 * ((i * 7919) % 13) - 0.5 * (i % 3);
+  return b;
+}
+
+double relative_error(const std::vector<double>& x, const std::vector<double>& ref) {
+  double diff = 0, norm = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    diff = std::max(diff, std::abs(x[i] - ref[i]));
+    norm = std::max(norm, std::abs(ref[i]));
+  }
+  return norm == 0 ? diff : diff / norm;
+}
+
+struct Summary {
+  index_t parts = 0, levels = 0, max_slots = 0;
+  double internal_share = 0;
+  std::int64_t slots = 0;
+  index_t attempts = 0, fallbacks = 0;
+};
+
+// Partition, schedule, check and solve; the solve must match forward substitution.
+Summary expect_solves(const Csr<double>& l, index_t n_max, const std::string& label) {
+  SCOPED_TRACE(label + ", n_max " + std::to_string(n_max));
+  Summary sum;
+  PartitionStats st;
+  const Partition p = partition(l, n_max, &st);
+  sum.attempts = st.heuristic_attempts;
+  sum.fallbacks = st.unbounded_fallbacks;
+  std::string why;
+  EXPECT_TRUE(is_feasible(l, p, &why)) << why;
+  const Schedule s = build_schedule(l, p);
+  EXPECT_EQ(check_schedule(l, p, s), "");
+  // External slots are as few as the conflict rule allows: the largest external in-degree.
+  for (index_t g = 0; g < p.parts; ++g) {
+    index_t widest = 0;
+    for (index_t k = p.part_ptr[g]; k < p.part_ptr[g + 1]; ++k) {
+      const index_t i = p.vertices[k];
+      index_t external = 0;
+      for (index_t e = l.row_begin(i); e < l.row_end(i); ++e)
+        external += p.part[l.col[e]] < g ? 1 : 0;
+      widest = std::max(widest, external);
+    }
+    EXPECT_EQ(s.external_slots[g], widest) << "sub-graph " << g;
+  }
+  const std::vector<double> b = rhs(l.rows);
+  const std::vector<double> x = solve_with_schedule(p, s, b);
+  const std::vector<double> ref = apiary::sparse::triangular_solve(l, b);
+  EXPECT_LE(relative_error(x, ref), 1e-12);
+  const SubgraphDag d = subgraph_dag(l, p);
+  sum.parts = p.parts;
+  sum.levels = d.levels;
+  sum.internal_share = d.internal_share();
+  sum.slots = s.total_slots();
+  for (index_t g = 0; g < p.parts; ++g)
+    sum.max_slots = std::max(sum.max_slots, s.external_slots[g] + s.internal_slots[g]);
+  return sum;
+}
+
+std::vector<index_t> range(const std::vector<index_t>& v, index_t b, index_t e) {
+  return {v.begin() + b, v.begin() + e};
+}
+
+TEST(ScheduleHand, ChainOfFiveWithNmaxTwo) {
+  const Csr<double> l = chain(5);
+  const Partition p = partition(l, 2);
+  const Schedule s = build_schedule(l, p);
+  ASSERT_EQ(check_schedule(l, p, s), "");
+  // Sub-graphs {0,1}, {2,3}, {4}: the first has one internal edge, the second one edge in
+  // and one inside, the last one edge in.
+  EXPECT_EQ(s.external_slots, (std::vector<index_t>{0, 1, 1}));
+  EXPECT_EQ(s.internal_slots, (std::vector<index_t>{1, 1, 0}));
+  EXPECT_EQ(s.slot_ptr, (std::vector<index_t>{0, 1, 3, 4}));
+  EXPECT_EQ(s.edge_ptr, (std::vector<index_t>{0, 1, 2, 3, 4}));
+  EXPECT_EQ(s.edge_source, (std::vector<index_t>{0, 1, 0, 3}));  // local, permuted, local, permuted
+  EXPECT_EQ(s.edge_target, (std::vector<index_t>{1, 0, 1, 0}));
+  EXPECT_EQ(s.edge_value, (std::vector<double>{-0.5, -0.6, -0.7, -0.8}));
+  EXPECT_EQ(s.ready, (std::vector<index_t>{0, 0, 0}));
+  EXPECT_EQ(s.ready_ptr, (std::vector<index_t>{0, 1, 2, 3}));
+  EXPECT_EQ(s.division, (std::vector<index_t>{1, 1}));
+  EXPECT_EQ(s.division_ptr, (std::vector<index_t>{0, 1, 1, 2, 2}));
+  EXPECT_EQ(s.diagonal, (std::vector<double>{2, 3, 4, 5, 6}));
+}
+
+TEST(ScheduleHand, DiamondSerialisesTheJoin) {
+  // 0 -> 1, 0 -> 2 run together once x_0 is divided; 1 -> 3 and 2 -> 3 write the same
+  // accumulator, so the second waits one slot.
+  const Csr<double> l = from_edges(4, {{0, 1}, {0, 2}, {1, 3}, {2, 3}});
+  const Partition p = partition(l, 4);
+  const Schedule s = build_schedule(l, p);
+  ASSERT_EQ(check_schedule(l, p, s), "");
+  EXPECT_EQ(s.external_slots, (std::vector<index_t>{0}));
+  EXPECT_EQ(s.internal_slots, (std::vector<index_t>{3}));
+  EXPECT_EQ(s.edge_ptr, (std::vector<index_t>{0, 2, 3, 4}));
+  EXPECT_EQ(range(s.edge_target, 0, 2), (std::vector<index_t>{1, 2}));
+  EXPECT_EQ(s.edge_source[2], 1);
+  EXPECT_EQ(s.edge_source[3], 2);
+  EXPECT_EQ(s.ready, (std::vector<index_t>{0}));
+  EXPECT_EQ(s.division, (std::vector<index_t>{1, 2, 3}));
+  EXPECT_EQ(s.division_ptr, (std::vector<index_t>{0, 2, 2, 3}));
+}
+
+TEST(ScheduleHand, DiagonalMatrixHasNoSlots) {
+  const Csr<double> l = from_edges(9, {});
+  for (index_t n_max : {1, 4, 9}) {
+    const Partition p = partition(l, n_max);
+    const Schedule s = build_schedule(l, p);
+    ASSERT_EQ(check_schedule(l, p, s), "");
+    EXPECT_EQ(s.total_slots(), 0);
+    for (index_t g = 0; g < p.parts; ++g) EXPECT_EQ(s.internal_slots[g], 0);
+    EXPECT_EQ(s.ready.size(), 9u);
+    const std::vector<double> x = solve_with_schedule(p, s, rhs(9));
+    EXPECT_LE(relative_error(x, apiary::sparse::triangular_solve(l, rhs(9))), 1e-15);
+  }
+}
+
+TEST(ScheduleHand, ExternalEdgesTakeOneSlotEachPerTarget) {
+  // 0, 1, 2 feed 3 and 4; with the sources in sub-graph 0 every edge into sub-graph 1 is
+  // external: three slots, two edges in each. (partition() itself deals the roots over
+  // both sub-graphs, so the partition is written by hand.)
+  const Csr<double> l = from_edges(5, {{0, 3}, {1, 3}, {2, 3}, {0, 4}, {1, 4}, {2, 4}});
+  Partition p;
+  p.n_max = 3;
+  p.parts = 2;
+  p.part = {0, 0, 0, 1, 1};
+  p.part_ptr = {0, 3, 5};
+  p.vertices = {0, 1, 2, 3, 4};
+  const Schedule s = build_schedule(l, p);
+  ASSERT_EQ(check_schedule(l, p, s), "");
+  const std::vector<double> b = rhs(5);
+  EXPECT_LE(relative_error(solve_with_schedule(p, s, b), apiary::sparse::triangular_solve(l, b)),
+            1e-15);
+  EXPECT_EQ(s.external_slots[1], 3);
+  EXPECT_EQ(s.internal_slots[1], 0);
+  for (index_t t = s.slot_ptr[1]; t < s.slot_ptr[2]; ++t)
+    EXPECT_EQ(s.edge_ptr[t + 1] - s.edge_ptr[t], 2);
+}
+
+TEST(ScheduleCheck, ReportsBrokenSchedules) {
+  const Csr<double> l = from_edges(4, {{0, 1}, {0, 2}, {1, 3}, {2, 3}});
+  const Partition p = partition(l, 4);
+  const Schedule good = build_schedule(l, p);
+
+  Schedule conflict = good;  // both edges into 3 in one slot
+  conflict.edge_ptr = {0, 2, 4, 4};
+  conflict.division_ptr = {0, 2, 3, 3};
+  EXPECT_NE(check_schedule(l, p, conflict).find("rule a"), std::string::npos)
+      << check_schedule(l, p, conflict);
+
+  Schedule early = good;  // x_1 read in the slot that divides it
+  early.division_ptr = {0, 1, 2, 3};
+  early.division = {2, 1, 3};
+  EXPECT_NE(check_schedule(l, p, early).find("rule"), std::string::npos)
+      << check_schedule(l, p, early);
+
+  Schedule wrong_value = good;
+  wrong_value.edge_value[0] += 1;
+  EXPECT_NE(check_schedule(l, p, wrong_value).find("value"), std::string::npos);
+
+  Schedule dropped = good;  // the last edge removed
+  dropped.edge_ptr.back() = 3;
+  dropped.edge_source.pop_back();
+  dropped.edge_target.pop_back();
+  dropped.edge_value.pop_back();
+  EXPECT_NE(check_schedule(l, p, dropped), "");
+}
+
+TEST(ScheduleErrors, RejectsBadInput) {
+  const Csr<double> l = chain(4);
+  Partition p = partition(l, 2);
+  Partition infeasible = p;
+  infeasible.part = {1, 1, 0, 0};
+  infeasible.vertices = {2, 3, 0, 1};
+  EXPECT_THROW(build_schedule(l, infeasible), std::invalid_argument);
+
+  Csr<double> zero = l;
+  zero.val[zero.row_end(2) - 1] = 0.0;
+  try {
+    build_schedule(zero, p);
+    FAIL() << "zero diagonal accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("zero diagonal at row 2"), std::string::npos) << e.what();
+  }
+  const Schedule s = build_schedule(l, p);
+  EXPECT_THROW(solve_with_schedule(p, s, std::vector<double>(3, 1.0)), std::invalid_argument);
+}
+
+TEST(PlanSolve, RandomDagsMatchForwardSubstitution) {
+  const std::vector<apiary::sparse::DagSpec> specs{{300, 1, 300},     {400, 8, 1},
+                                                   {500, 40, 1, 0.5}, {600, 15, 4},
+                                                   {900, 3, 30, 4.0}, {700, 150, 2, 1.0}};
+  for (const auto& spec : specs)
+    for (std::uint64_t seed : {1u, 2u, 3u, 4u, 5u})
+      for (index_t n_max : {1, 2, 7, 32, 256, spec.rows}) {
+        const Csr<double> l = apiary::sparse::random_lower_dag<double>(spec, seed);
+        expect_solves(l, n_max,
+                      "dag " + std::to_string(spec.rows) + "/" + std::to_string(spec.levels) + "/" +
+                          std::to_string(spec.components) + " seed " + std::to_string(seed));
+      }
+}
+
+TEST(PlanSolve, BlockDiagonalAndPoissonMatchForwardSubstitution) {
+  for (index_t n_max : {1, 2, 7, 32, 256, 1200}) {
+    expect_solves(apiary::sparse::block_diagonal_lower<double>(8, 150, 0.05, 4), n_max,
+                  "blocks sparse");
+    expect_solves(apiary::sparse::block_diagonal_lower<double>(4, 80, 0.6, 9), n_max,
+                  "blocks dense");
+    expect_solves(apiary::sparse::lower_triangle(apiary::sparse::poisson2d<double>(40, 30)), n_max,
+                  "poisson");
+  }
+}
+
+TEST(PlanSolve, Poisson300Statistics) {
+  const Csr<double> l = apiary::sparse::lower_triangle(apiary::sparse::poisson2d<double>(300, 300));
+  const Summary s = expect_solves(l, 256, "poisson2d:300");
+  std::printf(
+      "[ stats    ] tril(poisson2d:300) n_max 256: %d sub-graphs, %d levels, internal share %.4f, "
+      "%lld slots, max %d per sub-graph, %d heuristic runs, %d fallbacks\n",
+      s.parts, s.levels, s.internal_share, static_cast<long long>(s.slots), s.max_slots, s.attempts,
+      s.fallbacks);
+  EXPECT_GE(s.parts, (300 * 300 + 255) / 256);
+}
+
+TEST(PlanSolve, SharedRealMatrices) {
+  const std::filesystem::path dir = APIARY_SHARED_MATRICES;
+  if (!std::filesystem::is_directory(dir)) GTEST_SKIP() << "no shared matrices at " << dir.string();
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
+    if (entry.path().string().ends_with(".mtx.gz")) files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  if (files.empty()) GTEST_SKIP() << "no .mtx.gz files in " << dir.string();
+  for (const auto& file : files) {
+    const Csr<double> a = apiary::sparse::read_csr<double>(file);
+    if (!a.is_square()) continue;
+    Csr<double> l = apiary::sparse::lower_triangle(a, apiary::sparse::Diagonal::add_missing, 1.0);
+    // A diagonal that dominates its row keeps the solve well conditioned, so the 1e-12
+    // comparison tests the schedule rather than the matrix.
+    for (index_t i = 0; i < l.rows; ++i) {
+      double sum = 0;
+      for (index_t k = l.row_begin(i); k < l.row_end(i) - 1; ++k) sum += std::abs(l.val[k]);
+      l.val[l.row_end(i) - 1] = 1.0 + sum;
+    }
+    const Summary s = expect_solves(l, 256, file.filename().string());
+    std::printf(
+        "[ stats    ] %s (n %d) n_max 256: %d sub-graphs, %d levels, internal share %.4f, %lld "
+        "slots, "
+        "max %d per sub-graph, %d heuristic runs, %d fallbacks\n",
+        file.filename().string().c_str(), l.rows, s.parts, s.levels, s.internal_share,
+        static_cast<long long>(s.slots), s.max_slots, s.attempts, s.fallbacks);
+  }
+}
+
+TEST(ScheduleModel, PredictedTimeFollowsEquationFive) {
+  // Chain of 5, n_max 2: three levels of one sub-graph each, slots (0,1), (1,1), (1,0).
+  const Csr<double> l = chain(5);
+  const Partition p = partition(l, 2);
+  const ModelConstants c{10.0, 3.0, 1.0};
+  EXPECT_DOUBLE_EQ(predicted_time(subgraph_dag(l, p), build_schedule(l, p), c),
+                   3 * 10.0 + 1 + 4 + 3);
+
+  // Two independent diamonds in one level: the slower sub-graph counts, not the sum.
+  const Csr<double> two = from_edges(8, {{0, 1}, {0, 2}, {1, 3}, {2, 3}, {4, 5}, {5, 6}});
+  const Partition q = partition(two, 4);
+  ASSERT_EQ(q.parts, 2);
+  EXPECT_DOUBLE_EQ(predicted_time(subgraph_dag(two, q), build_schedule(two, q), c), 10.0 + 3 * 1.0);
+}
+
+TEST(ScheduleModel, ChooseNmaxFollowsTheConstants) {
+  // A chain of 64: n_max 64 is one sub-graph with 63 internal slots; n_max 1 is 64
+  // levels of one external slot each (none for the first); n_max 8 is 8 levels of
+  // 1 external + 7 internal slots (no external in the first).
+  const Csr<double> l = chain(64);
+  const std::vector<index_t> candidates{1, 8, 64};
+  // Costly synchronisation: a single level wins (1 + 6.3 against 127 and 8 + 7 + 5.6).
+  EXPECT_EQ(choose_n_max(l, candidates, {1.0, 1.0, 0.1}), 64);
+  // Local slots far dearer than levels: one vertex per sub-graph wins (127 against 575
+  // and 631).
+  EXPECT_EQ(choose_n_max(l, candidates, {1.0, 1.0, 10.0}), 1);
+  // Balanced: n_max 8 costs 8 + 7 + 56 * 0.5 = 43, n_max 1 costs 127, n_max 64 32.5.
+  EXPECT_EQ(choose_n_max(l, candidates, {1.0, 1.0, 0.5}), 64);
+  EXPECT_EQ(choose_n_max(l, std::vector<index_t>{8, 1}, {1.0, 1.0, 0.5}), 8);
+  EXPECT_THROW(choose_n_max(l, std::vector<index_t>{}, {1, 1, 1}), std::invalid_argument);
+  EXPECT_THROW(choose_n_max(l, std::vector<index_t>{0}, {1, 1, 1}), std::invalid_argument);
+}
+
+}  // namespace
