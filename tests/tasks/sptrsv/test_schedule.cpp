@@ -20,6 +20,7 @@
 #include "tasks/sptrsv/partition.hpp"
 #include "tasks/sptrsv/plan_solve.hpp"
 #include "tasks/sptrsv/schedule.hpp"
+#include "tests/tasks/sptrsv/dag_cases.hpp"
 
 namespace {
 
@@ -231,17 +232,8 @@ TEST(ScheduleErrors, RejectsBadInput) {
 }
 
 TEST(PlanSolve, RandomDagsMatchForwardSubstitution) {
-  const std::vector<apiary::sparse::DagSpec> specs{{300, 1, 300},     {400, 8, 1},
-                                                   {500, 40, 1, 0.5}, {600, 15, 4},
-                                                   {900, 3, 30, 4.0}, {700, 150, 2, 1.0}};
-  for (const auto& spec : specs)
-    for (std::uint64_t seed : {1u, 2u, 3u, 4u, 5u})
-      for (index_t n_max : {1, 2, 7, 32, 256, spec.rows}) {
-        const Csr<double> l = apiary::sparse::random_lower_dag<double>(spec, seed);
-        expect_solves(l, n_max,
-                      "dag " + std::to_string(spec.rows) + "/" + std::to_string(spec.levels) + "/" +
-                          std::to_string(spec.components) + " seed " + std::to_string(seed));
-      }
+  apiary::sptrsv::testing::for_each_random_dag(
+      [](const Csr<double>& l, index_t n_max, const std::string& label) { expect_solves(l, n_max, label); });
 }
 
 TEST(PlanSolve, BlockDiagonalAndPoissonMatchForwardSubstitution) {
