@@ -78,6 +78,12 @@ class DeviceBuffer {
   std::size_t size_ = 0;
 };
 
+// A device copy of a host vector (synchronous).
+template <class T>
+DeviceBuffer<T> to_device(const std::vector<T>& host) {
+  return DeviceBuffer<T>(std::span<const T>(host));
+}
+
 // Pinned, device-mapped host memory: the device writes diagnostics here that the host
 // can still read after a kernel has trapped and the context is unusable.
 template <class T>

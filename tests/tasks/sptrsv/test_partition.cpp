@@ -15,6 +15,7 @@
 #include "sparse/transform.hpp"
 #include "tasks/sptrsv/partition.hpp"
 #include "tests/tasks/sptrsv/dag_cases.hpp"
+#include "tests/tasks/sptrsv/solve_cases.hpp"
 
 namespace {
 
@@ -23,20 +24,8 @@ using apiary::sparse::Csr;
 using apiary::sparse::index_t;
 using namespace apiary::sptrsv;
 
-// Lower matrix of n vertices with the given edges (from, to), diagonal 2.
-Csr<double> from_edges(index_t n, const std::vector<std::pair<index_t, index_t>>& edges) {
-  Coo<double> coo;
-  coo.rows = coo.cols = n;
-  for (index_t i = 0; i < n; ++i) coo.push_back(i, i, 2.0);
-  for (auto [j, i] : edges) coo.push_back(i, j, -0.5);
-  return apiary::sparse::coo_to_csr(coo);
-}
-
-Csr<double> chain(index_t n) {
-  std::vector<std::pair<index_t, index_t>> edges;
-  for (index_t i = 1; i < n; ++i) edges.emplace_back(i - 1, i);
-  return from_edges(n, edges);
-}
+using apiary::sptrsv::testing::chain;
+using apiary::sptrsv::testing::from_edges;
 
 Csr<double> diamond() { return from_edges(4, {{0, 1}, {0, 2}, {1, 3}, {2, 3}}); }
 

@@ -20,7 +20,9 @@
 #include "tasks/sptrsv/partition.hpp"
 #include "tasks/sptrsv/plan_solve.hpp"
 #include "tasks/sptrsv/schedule.hpp"
+#include "tasks/sptrsv/device_plan.hpp"
 #include "tests/tasks/sptrsv/dag_cases.hpp"
+#include "tests/tasks/sptrsv/solve_cases.hpp"
 
 namespace {
 
@@ -29,34 +31,10 @@ using apiary::sparse::Csr;
 using apiary::sparse::index_t;
 using namespace apiary::sptrsv;
 
-Csr<double> from_edges(index_t n, const std::vector<std::pair<index_t, index_t>>& edges) {
-  Coo<double> coo;
-  coo.rows = coo.cols = n;
-  for (index_t i = 0; i < n; ++i) coo.push_back(i, i, 2.0 + i);
-  for (auto [j, i] : edges) coo.push_back(i, j, -0.5 - 0.1 * j);
-  return apiary::sparse::coo_to_csr(coo);
-}
-
-Csr<double> chain(index_t n) {
-  std::vector<std::pair<index_t, index_t>> edges;
-  for (index_t i = 1; i < n; ++i) edges.emplace_back(i - 1, i);
-  return from_edges(n, edges);
-}
-
-std::vector<double> rhs(index_t n) {
-  std::vector<double> b(static_cast<std::size_t>(n));
-  for (index_t i = 0; i < n; ++i) b[i] = 1.0 + 0.37 * ((i * 7919) % 13) - 0.5 * (i % 3);
-  return b;
-}
-
-double relative_error(const std::vector<double>& x, const std::vector<double>& ref) {
-  double diff = 0, norm = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    diff = std::max(diff, std::abs(x[i] - ref[i]));
-    norm = std::max(norm, std::abs(ref[i]));
-  }
-  return norm == 0 ? diff : diff / norm;
-}
+using apiary::sptrsv::testing::chain;
+using apiary::sptrsv::testing::from_edges;
+using apiary::sptrsv::testing::relative_error;
+using apiary::sptrsv::testing::rhs;
 
 struct Summary {
   index_t parts = 0, levels = 0, max_slots = 0;
@@ -94,6 +72,10 @@ Summary expect_solves(const Csr<double>& l, index_t n_max, const std::string& la
   const std::vector<double> ref = apiary::sparse::triangular_solve(l, b);
   EXPECT_LE(relative_error(x, ref), 1e-12);
   const SubgraphDag d = subgraph_dag(l, p);
+  // The device layout, run as the GPU task runs it (one barrier per slot, division by
+  // the thread of a vertex's last edge), gives the same solution.
+  const DevicePlan plan = build_device_plan(l, p, s, d);
+  EXPECT_LE(relative_error(solve_with_plan(plan, b), ref), 1e-12);
   sum.parts = p.parts;
   sum.levels = d.levels;
   sum.internal_share = d.internal_share();
@@ -259,31 +241,15 @@ TEST(PlanSolve, Poisson300Statistics) {
 }
 
 TEST(PlanSolve, SharedRealMatrices) {
-  const std::filesystem::path dir = APIARY_SHARED_MATRICES;
-  if (!std::filesystem::is_directory(dir)) GTEST_SKIP() << "no shared matrices at " << dir.string();
-  std::vector<std::filesystem::path> files;
-  for (const auto& entry : std::filesystem::directory_iterator(dir))
-    if (entry.path().string().ends_with(".mtx.gz")) files.push_back(entry.path());
-  std::sort(files.begin(), files.end());
-  if (files.empty()) GTEST_SKIP() << "no .mtx.gz files in " << dir.string();
-  for (const auto& file : files) {
-    const Csr<double> a = apiary::sparse::read_csr<double>(file);
-    if (!a.is_square()) continue;
-    Csr<double> l = apiary::sparse::lower_triangle(a, apiary::sparse::Diagonal::add_missing, 1.0);
-    // A diagonal that dominates its row keeps the solve well conditioned, so the 1e-12
-    // comparison tests the schedule rather than the matrix.
-    for (index_t i = 0; i < l.rows; ++i) {
-      double sum = 0;
-      for (index_t k = l.row_begin(i); k < l.row_end(i) - 1; ++k) sum += std::abs(l.val[k]);
-      l.val[l.row_end(i) - 1] = 1.0 + sum;
-    }
-    const Summary s = expect_solves(l, 256, file.filename().string());
+  const auto cases = apiary::sptrsv::testing::shared_lower_triangles();
+  if (cases.empty()) GTEST_SKIP() << "no shared matrices at " << APIARY_SHARED_MATRICES;
+  for (const auto& [name, l] : cases) {
+    const Summary s = expect_solves(l, 256, name);
     std::printf(
-        "[ stats    ] %s (n %d) n_max 256: %d sub-graphs, %d levels, internal share %.4f, %lld "
-        "slots, "
+        "[ stats    ] %s (n %d) n_max 256: %d sub-graphs, %d levels, internal share %.4f, %lld slots, "
         "max %d per sub-graph, %d heuristic runs, %d fallbacks\n",
-        file.filename().string().c_str(), l.rows, s.parts, s.levels, s.internal_share,
-        static_cast<long long>(s.slots), s.max_slots, s.attempts, s.fallbacks);
+        name.c_str(), l.rows, s.parts, s.levels, s.internal_share, static_cast<long long>(s.slots), s.max_slots,
+        s.attempts, s.fallbacks);
   }
 }
 

@@ -1,0 +1,126 @@
+#include "tasks/sptrsv/analysis.hpp"
+
+#include <algorithm>
+#include <future>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+
+#include "sparse/reference.hpp"
+#include "sparse/transform.hpp"
+
+namespace apiary::sptrsv {
+
+namespace {
+
+// First row with entries on both sides of the diagonal, or -1.
+index_t first_two_sided_row(const Csr<double>& a, bool* any_below, bool* any_above) {
+  *any_below = *any_above = false;
+  index_t first_below = -1, first_above = -1;
+  for (index_t i = 0; i < a.rows; ++i)
+    for (index_t k = a.row_begin(i); k < a.row_end(i); ++k) {
+      if (a.col[k] < i && first_below < 0) first_below = i;
+      if (a.col[k] > i && first_above < 0) first_above = i;
+    }
+  *any_below = first_below >= 0;
+  *any_above = first_above >= 0;
+  return std::max(first_below, first_above);
+}
+
+// Diagonal checks of a lower-triangular matrix with sorted rows: the diagonal is the
+// last entry of a row when it is stored.
+void require_nonzero_diagonal(const Csr<double>& lower, bool reversed) {
+  const index_t n = lower.rows;
+  for (index_t i = 0; i < n; ++i) {
+    const index_t e = lower.row_end(i);
+    const index_t user_row = reversed ? n - 1 - i : i;
+    if (e == lower.row_begin(i) || lower.col[e - 1] != i) throw sparse::SingularError(user_row, true);
+    if (lower.val[e - 1] == 0.0) throw sparse::SingularError(user_row, false);
+  }
+}
+
+struct Candidate {
+  Partition p;
+  PartitionStats stats;
+  Schedule s;
+  SubgraphDag dag;
+  double seconds = 0;
+};
+
+Candidate analyse_one(const Csr<double>& lower, index_t n_max, ModelConstants model) {
+  Candidate c;
+  c.p = partition(lower, n_max, &c.stats);
+  c.s = build_schedule(lower, c.p);
+  c.dag = subgraph_dag(lower, c.p);
+  c.seconds = predicted_time(c.dag, c.s, model);
+  return c;
+}
+
+}  // namespace
+
+LowerSystem make_lower_system(const Csr<double>& a, const SystemOptions& o) {
+  sparse::require_square(a, "sptrsv");
+  sparse::Triangle t;
+  if (o.take) {
+    t = *o.take;
+  } else {
+    bool below = false, above = false;
+    const index_t row = first_two_sided_row(a, &below, &above);
+    if (below && above)
+      throw std::invalid_argument("sptrsv: the matrix is not triangular (row " + std::to_string(row) +
+                                  " has entries on both sides of the diagonal): pass --lower or --upper to "
+                                  "solve with that triangle");
+    t = above ? sparse::Triangle::upper : sparse::Triangle::lower;
+  }
+  const auto diag = o.unit_diagonal ? sparse::Diagonal::unit : sparse::Diagonal::keep;
+  LowerSystem s;
+  s.triangle = t;
+  if (t == sparse::Triangle::lower) {
+    s.lower = sparse::lower_triangle(a, diag);
+  } else {
+    std::vector<index_t> backwards(static_cast<std::size_t>(a.rows));
+    std::iota(backwards.rbegin(), backwards.rend(), index_t{0});
+    s.lower = sparse::permute_symmetric(sparse::upper_triangle(a, diag), backwards);
+    s.reversed = true;
+  }
+  require_nonzero_diagonal(s.lower, s.reversed);
+  return s;
+}
+
+Analysis analyze(const LowerSystem& s, const AnalysisOptions& o) {
+  if (o.n_max_limit < 1) throw std::invalid_argument("sptrsv::analyze: n_max_limit must be positive");
+  if (o.n_max > o.n_max_limit)
+    throw std::invalid_argument("sptrsv: --nmax " + std::to_string(o.n_max) + " exceeds what one task holds in "
+                                "shared memory (" + std::to_string(o.n_max_limit) + ")");
+  Analysis a;
+  if (o.n_max > 0) {
+    a.candidates = {o.n_max};
+  } else {
+    for (index_t m = 32; m < o.n_max_limit; m *= 2) a.candidates.push_back(m);
+    a.candidates.push_back(o.n_max_limit);
+  }
+  // Candidates are independent: analyse them concurrently, keep the best.
+  std::vector<std::future<Candidate>> work;
+  for (index_t m : a.candidates)
+    work.push_back(std::async(std::launch::async, analyse_one, std::cref(s.lower), m, o.model));
+  Candidate best;
+  bool have = false;
+  for (auto& w : work) {
+    Candidate c = w.get();
+    a.candidate_seconds.push_back(c.seconds);
+    if (!have || c.seconds < best.seconds) {
+      best = std::move(c);
+      have = true;
+    }
+  }
+  a.plan = build_device_plan(s.lower, best.p, best.s, best.dag, s.reversed);
+  a.partition = best.stats;
+  a.row_levels = sparse::level_sets(s.lower, sparse::Triangle::lower).count;
+  a.internal_edges = best.dag.internal_edges;
+  a.external_edges = best.dag.external_edges;
+  a.total_slots = best.s.total_slots();
+  a.predicted_seconds = best.seconds;
+  return a;
+}
+
+}  // namespace apiary::sptrsv

@@ -1,0 +1,65 @@
+// From a user's matrix to what the device solvers need: the triangle to solve, turned
+// into a lower-triangular system with every diagonal stored and non-zero, and the TASSL
+// analysis of it (partition, schedule, sub-graph DAG, device layout) with the choice of
+// n_max. Host C++; reusable across right-hand sides and solves.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "sparse/analysis.hpp"
+#include "sparse/formats.hpp"
+#include "tasks/sptrsv/device_plan.hpp"
+#include "tasks/sptrsv/partition.hpp"
+#include "tasks/sptrsv/schedule.hpp"
+
+namespace apiary::sptrsv {
+
+struct SystemOptions {
+  // Which triangle of the matrix to solve with. Unset: the matrix must be triangular
+  // already (a diagonal matrix counts as lower); otherwise the other triangle is ignored.
+  std::optional<sparse::Triangle> take;
+  bool unit_diagonal = false;  // the diagonal is 1 whatever is stored
+};
+
+// The system in lower-triangular form. An upper-triangular U is solved as the lower
+// L(i, j) = U(n-1-i, n-1-j) with b and x read backwards (`reversed`).
+struct LowerSystem {
+  Csr<double> lower;
+  sparse::Triangle triangle = sparse::Triangle::lower;  // what the user's matrix was
+  bool reversed = false;
+};
+
+// Throws std::invalid_argument for a non-square or non-triangular matrix (naming a row
+// with entries on both sides and suggesting --lower / --upper), and
+// sparse::SingularError for a missing or zero diagonal (without unit_diagonal).
+LowerSystem make_lower_system(const Csr<double>& a, const SystemOptions& o);
+
+// Measured on an NVIDIA H200 (docs/sptrsv.md, "Choosing n_max"): a sub-graph level costs
+// one dependency hop of the runtime, a slot one task barrier plus its loads.
+inline constexpr ModelConstants kDefaultModel{2.7e-6, 0.12e-6, 0.08e-6};
+
+struct AnalysisOptions {
+  index_t n_max = 0;          // 0: choose with the model among the candidates
+  index_t n_max_limit = 0;    // largest sub-graph a task can hold (shared memory); > 0
+  ModelConstants model = kDefaultModel;
+};
+
+struct Analysis {
+  DevicePlan plan;
+  PartitionStats partition;
+  index_t row_levels = 0;          // level sets of the rows (for reports)
+  std::int64_t internal_edges = 0;
+  std::int64_t external_edges = 0;
+  index_t total_slots = 0;
+  double predicted_seconds = 0;    // the model's estimate for the chosen n_max
+  std::vector<index_t> candidates;  // n_max values the model compared
+  std::vector<double> candidate_seconds;
+};
+
+// Partition, schedule and layout of `s.lower`; with o.n_max = 0 every candidate
+// (powers of two from 32 up to the limit, and the limit) is analysed in parallel and the
+// one the model predicts fastest kept.
+Analysis analyze(const LowerSystem& s, const AnalysisOptions& o);
+
+}  // namespace apiary::sptrsv

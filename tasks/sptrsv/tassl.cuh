@@ -1,0 +1,155 @@
+// The TASSL variants: tassl-deps and tassl-phases through the runtime, tassl-kernels as
+// the paper ran it (one kernel launch per sub-graph level, one block per sub-graph).
+// Included once per precision by tassl_float.cu and tassl_double.cu, so the two
+// compile in parallel.
+#pragma once
+
+#include "tasks/sptrsv/tassl_solver.hpp"
+
+#include <chrono>
+#include <memory>
+#include <stdexcept>
+#include <vector>
+
+#include "runtime/device_buffer.hpp"
+#include "tasks/sptrsv/tassl_programs.cuh"
+
+namespace apiary::sptrsv {
+
+namespace tassl_detail {
+
+template <class Real>
+__global__ void __launch_bounds__(kTasslThreads) solve_level_kernel(const PlanView<Real> plan, const index_t* order,
+                                                                    const Real* b, Real* x, int rhs) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  solve_subgraph<kTasslThreads>(plan, order[blockIdx.x], b, x, rhs, static_cast<int>(threadIdx.x),
+                                reinterpret_cast<Real*>(smem), [] { __syncthreads(); });
+}
+
+template <class To>
+std::vector<To> converted(const std::vector<double>& v) {
+  return std::vector<To>(v.begin(), v.end());
+}
+
+template <class Real>
+class TasslSolver final : public TriangularSolver<Real> {
+ public:
+  TasslSolver(Variant variant, const DevicePlan& plan, const SolverOptions& o) : variant_(variant), options_(o) {
+    const auto t0 = std::chrono::steady_clock::now();
+    n_ = plan.n;
+    largest_ = plan.largest;
+    level_ptr_host_ = plan.level_ptr;
+    part_ptr_ = to_device(plan.part_ptr);
+    load_index_ = to_device(plan.load_index);
+    diagonal_ = to_device(converted<Real>(plan.diagonal));
+    external_slots_ = to_device(plan.external_slots);
+    slot_ptr_ = to_device(plan.slot_ptr);
+    edge_ptr_ = to_device(plan.edge_ptr);
+    std::vector<Edge<Real>> edges(plan.edge_source.size());
+    for (std::size_t e = 0; e < edges.size(); ++e)
+      edges[e] = Edge<Real>{plan.edge_source[e], plan.edge_target[e], static_cast<Real>(plan.edge_value[e])};
+    edges_ = to_device(edges);
+    order_ = to_device(plan.order);
+    env_.plan = PlanView<Real>{n_,
+                               part_ptr_.data(),
+                               load_index_.data(),
+                               diagonal_.data(),
+                               slot_ptr_.data(),
+                               external_slots_.data(),
+                               edge_ptr_.data(),
+                               edges_.data()};
+    RunOptions ro;
+    ro.queue_capacity = static_cast<std::uint32_t>(plan.subgraphs) + 1;
+    if (variant == Variant::tassl_deps) {
+      for (index_t g = 0; g < plan.subgraphs; ++g)
+        (plan.pred_count[g] == 0 ? roots_ : waiting_).push_back(g);
+      succ_ptr_ = to_device(plan.succ_ptr);
+      succ_ = to_device(plan.succ);
+      pred_count_ = to_device(plan.pred_count);
+      waiting_dev_ = to_device(waiting_);
+      deps_ = make_dependencies(static_cast<std::size_t>(plan.subgraphs));
+      env_.deps = deps_.data();
+      env_.succ_ptr = succ_ptr_.data();
+      env_.succ = succ_.data();
+      env_.pred_count = pred_count_.data();
+      env_.waiting = waiting_dev_.data();
+      // Twice the tasks that wait: short probe sequences in the hashed storage.
+      ro.waiting_capacity = static_cast<std::uint32_t>(2 * waiting_.size() + 16);
+      deps_rt_ = std::make_unique<Runtime<TasslDepsProgram<Real>, TasslEnv<Real>>>(ro, env_);
+    } else if (variant == Variant::tassl_phases) {
+      level_ = to_device(plan.level);
+      level_ptr_ = to_device(plan.level_ptr);
+      env_.levels = LevelView{level_.data(), level_ptr_.data(), order_.data(), plan.levels()};
+      first_level_.assign(plan.order.begin(), plan.order.begin() + (plan.levels() > 0 ? plan.level_ptr[1] : 0));
+      ro.cyclic = true;
+      ro.waiting_capacity = 1;
+      phases_rt_ = std::make_unique<Runtime<TasslPhasesProgram<Real>, TasslEnv<Real>>>(ro, env_);
+    } else if (variant != Variant::tassl_kernels) {
+      throw std::invalid_argument("TasslSolver: not a TASSL variant");
+    }
+    setup_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  }
+
+  void solve(const Real* d_b, Real* d_x, int rhs, cudaStream_t stream) override {
+    if (rhs < 1) throw std::invalid_argument("sptrsv: rhs must be at least 1");
+    env_.b = d_b;
+    env_.x = d_x;
+    env_.rhs = rhs;
+    if (n_ == 0) return;
+    if (variant_ == Variant::tassl_kernels) {
+      const std::size_t smem = static_cast<std::size_t>(largest_) * sizeof(Real);
+      for (std::size_t k = 0; k + 1 < level_ptr_host_.size(); ++k) {
+        const index_t count = level_ptr_host_[k + 1] - level_ptr_host_[k];
+        solve_level_kernel<Real><<<count, kTasslThreads, smem, stream>>>(env_.plan, order_.data() + level_ptr_host_[k],
+                                                                          d_b, d_x, rhs);
+        APIARY_CUDA_CHECK_LAUNCH();
+      }
+      return;
+    }
+    if (deps_rt_) {
+      deps_rt_->env() = env_;
+      std::vector<WaitingRange> create;
+      const index_t w = static_cast<index_t>(waiting_.size());
+      for (index_t i = 0; i < w; i += CreateWaiting<Real>::threads)
+        create.push_back(WaitingRange{i, std::min<index_t>(w, i + CreateWaiting<Real>::threads)});
+      deps_rt_->template seed<CreateWaiting<Real>>(create);
+      deps_rt_->template seed<SolveSubgraph<Real>>(roots_);
+      last_ = deps_rt_->run(options_.scheduler, stream);
+    } else {
+      phases_rt_->env() = env_;
+      // Level 0's sub-graphs; the first of them releases level 1.
+      phases_rt_->template seed<SolveLevel<Real>>(first_level_);
+      last_ = phases_rt_->run(options_.scheduler, stream);
+    }
+  }
+
+  double setup_ms() const override { return setup_ms_; }
+  std::optional<RunStats> last_run() const override { return last_; }
+
+ private:
+  Variant variant_;
+  SolverOptions options_;
+  index_t n_ = 0;
+  index_t largest_ = 0;
+  std::vector<index_t> level_ptr_host_;
+  std::vector<index_t> roots_, waiting_, first_level_;
+  DeviceBuffer<index_t> part_ptr_, load_index_, external_slots_, slot_ptr_, edge_ptr_, order_;
+  DeviceBuffer<Real> diagonal_;
+  DeviceBuffer<Edge<Real>> edges_;
+  DeviceBuffer<index_t> succ_ptr_, succ_, pred_count_, waiting_dev_, level_, level_ptr_;
+  DeviceBuffer<Dependency> deps_;
+  TasslEnv<Real> env_;
+  std::unique_ptr<Runtime<TasslDepsProgram<Real>, TasslEnv<Real>>> deps_rt_;
+  std::unique_ptr<Runtime<TasslPhasesProgram<Real>, TasslEnv<Real>>> phases_rt_;
+  std::optional<RunStats> last_;
+  double setup_ms_ = 0;
+};
+
+}  // namespace tassl_detail
+
+template <class Real>
+std::unique_ptr<TriangularSolver<Real>> make_tassl_solver(Variant v, const DevicePlan& plan, const SolverOptions& o) {
+  return std::make_unique<tassl_detail::TasslSolver<Real>>(v, plan, o);
+}
+
+}  // namespace apiary::sptrsv

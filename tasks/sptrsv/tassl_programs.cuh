@@ -1,0 +1,111 @@
+// The TASSL sub-graph solve as task programs:
+//  * tassl-deps: one SolveSubgraph task per sub-graph behind a Dependency counting its
+//    predecessor sub-graphs; a finishing task resolves its successors, so a sub-graph
+//    starts the moment its inputs are final (no level barrier). CreateWaiting tasks put
+//    the tasks with predecessors into waiting storage at the start of the run; a resolve
+//    that comes first is counted (the n+1 protocol), so the two may race freely.
+//  * tassl-phases: the same solve released level by level with two cyclic phases,
+//    SolveLevel (the sub-graphs of one level) and AdvanceLevel (releases the next level).
+#pragma once
+
+#include "schedulers/run.cuh"
+#include "tasks/sptrsv/phased_levels.cuh"
+#include "tasks/sptrsv/tassl_device.cuh"
+
+namespace apiary::sptrsv {
+
+template <class Real>
+struct TasslEnv {
+  PlanView<Real> plan;
+  const Real* b = nullptr;
+  Real* x = nullptr;
+  int rhs = 1;
+  Dependency* deps = nullptr;          // per sub-graph
+  const index_t* succ_ptr = nullptr;
+  const index_t* succ = nullptr;
+  const index_t* pred_count = nullptr;
+  const index_t* waiting = nullptr;    // sub-graphs with predecessors
+  LevelView levels;                    // sub-graph levels (tassl-phases)
+};
+
+template <class Real>
+__device__ void solve_subgraph_task(index_t g, const TasslEnv<Real>& env, int rank, Real* local,
+                                    const auto& ctx) {
+  solve_subgraph<kTasslThreads>(env.plan, g, env.b, env.x, env.rhs, rank, local, [&] { ctx.sync(); });
+}
+
+template <class Real>
+struct SolveSubgraph {
+  using Item = index_t;  // the sub-graph
+  static constexpr int threads = kTasslThreads;
+  static constexpr int shared_bytes = kSubgraphSharedBytes;
+  static constexpr const char* name = "SolveSubgraph";
+
+  template <class Ctx>
+  __device__ static void execute(const Item& g, Ctx& ctx) {
+    const TasslEnv<Real>& env = ctx.env();
+    solve_subgraph_task(g, env, ctx.rank(), ctx.template shared_as<Real>(), ctx);
+    // Every thread's x writes are before the barrier inside solve_subgraph; the fence
+    // makes them visible device-wide before the successor can be released.
+    for (index_t k = env.succ_ptr[g] + ctx.rank(); k < env.succ_ptr[g + 1]; k += threads) {
+      __threadfence();
+      ctx.resolve(env.deps[env.succ[k]]);
+    }
+  }
+};
+
+// Item: a range of env.waiting.
+struct WaitingRange {
+  index_t begin;
+  index_t end;
+};
+
+template <class Real>
+struct CreateWaiting {
+  using Item = WaitingRange;
+  static constexpr int threads = 256;
+  static constexpr int shared_bytes = 0;
+  static constexpr const char* name = "CreateWaiting";
+
+  template <class Ctx>
+  __device__ static void execute(const Item& r, Ctx& ctx) {
+    const TasslEnv<Real>& env = ctx.env();
+    for (index_t i = r.begin + ctx.rank(); i < r.end; i += threads) {
+      const index_t g = env.waiting[i];
+      ctx.template enqueue_after<SolveSubgraph<Real>>(env.deps[g], env.pred_count[g], g);
+    }
+  }
+};
+
+template <class Real>
+using TasslDepsProgram = Program<Phaseless<CreateWaiting<Real>, SolveSubgraph<Real>>>;
+
+template <class Real>
+struct SolveLevel {
+  using Item = index_t;  // the sub-graph
+  static constexpr int threads = kTasslThreads;
+  static constexpr int shared_bytes = kSubgraphSharedBytes;
+  static constexpr const char* name = "SolveLevel";
+
+  template <class Ctx>
+  __device__ static void execute(const Item& g, Ctx& ctx) {
+    const TasslEnv<Real>& env = ctx.env();
+    solve_subgraph_task(g, env, ctx.rank(), ctx.template shared_as<Real>(), ctx);
+    const LevelView& lv = env.levels;
+    if (ctx.rank() == 0 && g == lv.order[lv.level_ptr[lv.level[g]]])
+      release_next_level<AdvanceLevel<SolveLevel>>(ctx, lv, lv.level[g]);
+  }
+
+  // AdvanceLevel's part: the work items of level k are its sub-graphs.
+  template <class Ctx>
+  __device__ static void enqueue_level(Ctx& ctx, index_t k) {
+    const LevelView& lv = ctx.env().levels;
+    for (index_t pos = lv.level_ptr[k] + ctx.rank(); pos < lv.level_ptr[k + 1]; pos += Ctx::threads)
+      ctx.template enqueue<SolveLevel>(lv.order[pos]);
+  }
+};
+
+template <class Real>
+using TasslPhasesProgram = Program<Phase<SolveLevel<Real>>, Phase<AdvanceLevel<SolveLevel<Real>>>>;
+
+}  // namespace apiary::sptrsv

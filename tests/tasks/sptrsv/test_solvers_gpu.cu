@@ -1,0 +1,145 @@
+// Every solver variant (and, for the ones on the runtime, every scheduler) against the
+// host reference: generated DAGs, chains, many components, the paper's block-diagonal
+// sets, Poisson factors, dense rows, upper and unit-diagonal systems, several
+// right-hand sides, float, and the real matrices of the shared folder. Each system is
+// solved twice with one solver, so state left by a solve (dependency counters, flags)
+// is tested too.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "runtime/device_buffer.hpp"
+#include "sparse/generators.hpp"
+#include "sparse/reference.hpp"
+#include "sparse/transform.hpp"
+#include "tasks/sptrsv/solver.hpp"
+#include "tests/runtime/scheduler_param.hpp"
+#include "tests/tasks/sptrsv/solve_cases.hpp"
+
+namespace {
+
+using apiary::Scheduler;
+using apiary::sparse::Csr;
+using apiary::sparse::index_t;
+using apiary::sparse::Triangle;
+using namespace apiary::sptrsv;
+using apiary::sptrsv::testing::relative_error;
+using apiary::testing::scaled;
+
+struct Param {
+  Variant variant;
+  Scheduler scheduler;
+};
+
+// Each variant once; the runtime variants once per scheduler.
+std::vector<Param> params() {
+  const ::testing::internal::ParamGenerator<Scheduler> all = apiary::testing::all_schedulers();
+  std::vector<Param> out;
+  for (Variant v : kVariants) {
+    if (!uses_runtime(v)) {
+      out.push_back({v, Scheduler::megakernel});
+      continue;
+    }
+    for (Scheduler s : all) out.push_back({v, s});
+  }
+  return out;
+}
+
+std::string param_name(const ::testing::TestParamInfo<Param>& info) {
+  std::string name(to_string(info.param.variant));
+  if (uses_runtime(info.param.variant)) {
+    name += '_';
+    name += apiary::to_string(info.param.scheduler);
+  }
+  for (char& c : name)
+    if (c == '-') c = '_';
+  return name;
+}
+
+struct Case {
+  std::string name;
+  Csr<double> a;
+  SystemOptions system{};
+  int rhs = 1;
+  index_t n_max = 0;  // 0: the model chooses
+};
+
+class SptrsvSolvers : public ::testing::TestWithParam<Param> {
+ protected:
+  void SetUp() override { APIARY_REQUIRE_GPU(); }
+
+  // Solves c twice in Real; returns the larger relative error against the reference.
+  template <class Real>
+  double error(const Case& c) {
+    SCOPED_TRACE(c.name);
+    const LowerSystem sys = make_lower_system(c.a, c.system);
+    const Analysis an = analyze(sys, {.n_max = c.n_max, .n_max_limit = max_subgraph<Real>()});
+    const auto solver = make_solver<Real>(GetParam().variant, sys, &an, {.scheduler = GetParam().scheduler});
+    const index_t n = c.a.rows;
+    const std::vector<double> b = apiary::sptrsv::testing::rhs(n, c.rhs);
+    std::vector<double> ref;
+    for (int k = 0; k < c.rhs; ++k) {
+      const std::vector<double> col(b.begin() + std::size_t(k) * n, b.begin() + std::size_t(k + 1) * n);
+      const auto x = apiary::sparse::triangular_solve(
+          c.a, col, {.triangle = sys.triangle, .unit_diagonal = c.system.unit_diagonal});
+      ref.insert(ref.end(), x.begin(), x.end());
+    }
+    apiary::DeviceBuffer<Real> d_b(std::vector<Real>(b.begin(), b.end()));
+    double worst = 0;
+    for (int round = 0; round < 2; ++round) {
+      // Poison x so that an entry the solver never writes shows up.
+      apiary::DeviceBuffer<Real> d_x(
+          std::vector<Real>(b.size(), std::numeric_limits<Real>::quiet_NaN()));
+      solver->solve(d_b.data(), d_x.data(), c.rhs, nullptr);
+      APIARY_CUDA_CHECK(cudaDeviceSynchronize());
+      worst = std::max(worst, relative_error(d_x.to_host(), ref));
+    }
+    return worst;
+  }
+};
+
+std::vector<Case> generated_cases() {
+  using namespace apiary::sparse;
+  std::vector<Case> cs;
+  cs.push_back({"chain", apiary::sptrsv::testing::chain(scaled(3000, 100)), {}, 1, 64});
+  cs.push_back({"diagonal", lower_triangle(banded<double>(scaled(2000, 50), 0, 0, 1))});
+  for (std::uint64_t seed : {1u, 2u}) {
+    cs.push_back({"dag wide", random_lower_dag<double>({scaled(4000, 300), 10, 1}, seed)});
+    cs.push_back({"dag components", random_lower_dag<double>({scaled(4000, 300), 20, 40, 1.0}, seed)});
+    cs.push_back({"dag deep n_max 32", random_lower_dag<double>({scaled(3000, 300), 300, 2, 3.0}, seed), {}, 1, 32});
+  }
+  cs.push_back({"blocks sparse", block_diagonal_lower<double>(16, scaled(500, 40), 0.01, 3)});
+  cs.push_back({"blocks dense", block_diagonal_lower<double>(8, scaled(600, 40), 0.1, 4)});
+  cs.push_back({"poisson2d", lower_triangle(poisson2d<double>(scaled(120, 12), scaled(100, 10)))});
+  cs.push_back({"poisson3d n_max 256", lower_triangle(poisson3d<double>(scaled(24, 6), 20, 16)), {}, 1, 256});
+  cs.push_back({"dense rows", lower_triangle(banded<double>(scaled(1500, 100), scaled(1200, 80), 0, 5)), {}, 1, 256});
+  cs.push_back({"three rhs", lower_triangle(poisson2d<double>(scaled(80, 10), 70)), {}, 3});
+  cs.push_back({"upper", upper_triangle(banded<double>(scaled(3000, 200), 4, 9, 6))});
+  cs.push_back({"upper of full, two rhs", banded<double>(scaled(2000, 200), 6, 11, 7),
+                {.take = Triangle::upper}, 2});
+  Csr<double> unit = lower_triangle(banded<double>(scaled(2500, 200), 8, 3, 8), Diagonal::drop);
+  for (double& v : unit.val) v *= 0.05;
+  cs.push_back({"unit lower", unit, {.take = Triangle::lower, .unit_diagonal = true}});
+  return cs;
+}
+
+TEST_P(SptrsvSolvers, GeneratedSystemsInDouble) {
+  for (const Case& c : generated_cases()) EXPECT_LE(error<double>(c), 1e-12) << c.name;
+}
+
+TEST_P(SptrsvSolvers, GeneratedSystemsInFloat) {
+  for (const Case& c : generated_cases()) EXPECT_LE(error<float>(c), 2e-5) << c.name;
+}
+
+TEST_P(SptrsvSolvers, SharedRealMatrices) {
+  const auto cases = apiary::sptrsv::testing::shared_lower_triangles();
+  if (cases.empty()) GTEST_SKIP() << "no shared matrices at " << APIARY_SHARED_MATRICES;
+  for (const auto& [name, l] : cases) EXPECT_LE(error<double>({name, l}), 1e-12) << name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Variants, SptrsvSolvers, ::testing::ValuesIn(params()), param_name);
+
+}  // namespace

@@ -1,0 +1,135 @@
+// From a user's matrix to the solved system: triangle detection and extraction, upper
+// solves through the reversed layout, unit and bad diagonals, and the choice of n_max.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sparse/generators.hpp"
+#include "sparse/reference.hpp"
+#include "sparse/transform.hpp"
+#include "tasks/sptrsv/analysis.hpp"
+#include "tests/tasks/sptrsv/solve_cases.hpp"
+
+namespace {
+
+using apiary::sparse::Csr;
+using apiary::sparse::Diagonal;
+using apiary::sparse::index_t;
+using apiary::sparse::Triangle;
+using namespace apiary::sptrsv;
+using apiary::sptrsv::testing::relative_error;
+using apiary::sptrsv::testing::rhs;
+
+// A full, non-symmetric matrix with a dominant diagonal.
+Csr<double> full_matrix() { return apiary::sparse::banded<double>(300, 7, 5, 3); }
+
+// Solves through the analysis and the host emulation of the device layout.
+std::vector<double> solve(const Csr<double>& a, const SystemOptions& so, index_t n_max, std::vector<double> b) {
+  const LowerSystem s = make_lower_system(a, so);
+  const Analysis an = analyze(s, {.n_max = n_max, .n_max_limit = 6144});
+  return solve_with_plan(an.plan, b);
+}
+
+TEST(SptrsvSystem, LowerAndUpperMatchSubstitution) {
+  const Csr<double> a = full_matrix();
+  const std::vector<double> b = rhs(a.rows);
+  for (index_t n_max : {1, 16, 64, 6144}) {
+    SCOPED_TRACE("n_max " + std::to_string(n_max));
+    const Csr<double> lower = apiary::sparse::lower_triangle(a);
+    const Csr<double> upper = apiary::sparse::upper_triangle(a);
+    EXPECT_LE(relative_error(solve(lower, {}, n_max, b), apiary::sparse::triangular_solve(lower, b)), 1e-12);
+    const auto ref_upper = apiary::sparse::triangular_solve(upper, b, {.triangle = Triangle::upper});
+    EXPECT_LE(relative_error(solve(upper, {}, n_max, b), ref_upper), 1e-12);
+    // Taking a triangle of the full matrix is the same as solving with that triangle.
+    EXPECT_LE(relative_error(solve(a, {.take = Triangle::upper}, n_max, b), ref_upper), 1e-12);
+    EXPECT_LE(relative_error(solve(a, {.take = Triangle::lower}, n_max, b),
+                             apiary::sparse::triangular_solve(lower, b)),
+              1e-12);
+  }
+  EXPECT_TRUE(make_lower_system(apiary::sparse::upper_triangle(a), {}).reversed);
+  EXPECT_FALSE(make_lower_system(apiary::sparse::lower_triangle(a), {}).reversed);
+}
+
+TEST(SptrsvSystem, UnitDiagonalIgnoresTheStoredOne) {
+  const Csr<double> a = full_matrix();
+  const std::vector<double> b = rhs(a.rows);
+  for (Triangle t : {Triangle::lower, Triangle::upper}) {
+    // Small off-diagonal values: a unit triangle of a dominant matrix stays well conditioned.
+    Csr<double> tri = t == Triangle::lower ? apiary::sparse::lower_triangle(a, Diagonal::drop)
+                                           : apiary::sparse::upper_triangle(a, Diagonal::drop);
+    for (double& v : tri.val) v *= 0.05;
+    const auto ref = apiary::sparse::triangular_solve(tri, b, {.triangle = t, .unit_diagonal = true});
+    EXPECT_LE(relative_error(solve(tri, {.take = t, .unit_diagonal = true}, 32, b), ref), 1e-12);
+  }
+}
+
+TEST(SptrsvSystem, BadInputGetsOneClearError) {
+  const Csr<double> a = full_matrix();
+  try {
+    make_lower_system(a, {});
+    FAIL() << "a full matrix was accepted as triangular";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("not triangular"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("--lower or --upper"), std::string::npos) << e.what();
+  }
+  Csr<double> zero = apiary::sparse::lower_triangle(a);
+  zero.val[zero.row_end(17) - 1] = 0.0;
+  try {
+    make_lower_system(zero, {});
+    FAIL() << "zero diagonal accepted";
+  } catch (const apiary::sparse::SingularError& e) {
+    EXPECT_EQ(e.row(), 17);
+    EXPECT_FALSE(e.missing());
+  }
+  EXPECT_NO_THROW(make_lower_system(zero, {.take = std::nullopt, .unit_diagonal = true}));
+  // A missing diagonal in an upper matrix is reported in the user's numbering.
+  Csr<double> upper = apiary::sparse::upper_triangle(a);
+  apiary::sparse::Coo<double> coo;
+  coo.rows = coo.cols = upper.rows;
+  for (index_t i = 0; i < upper.rows; ++i)
+    for (index_t k = upper.row_begin(i); k < upper.row_end(i); ++k)
+      if (!(i == 42 && upper.col[k] == 42)) coo.push_back(i, upper.col[k], upper.val[k]);
+  try {
+    make_lower_system(apiary::sparse::coo_to_csr(coo), {});
+    FAIL() << "missing diagonal accepted";
+  } catch (const apiary::sparse::SingularError& e) {
+    EXPECT_EQ(e.row(), 42);
+    EXPECT_TRUE(e.missing());
+  }
+  Csr<double> wide = apiary::sparse::banded<double>(5, 1, 1, 1);
+  wide.cols = 6;
+  EXPECT_THROW(make_lower_system(wide, {}), std::invalid_argument);
+  const LowerSystem s = make_lower_system(apiary::sparse::lower_triangle(a), {});
+  EXPECT_THROW(analyze(s, {.n_max = 100, .n_max_limit = 64}), std::invalid_argument);
+  EXPECT_THROW(analyze(s, {.n_max = 0, .n_max_limit = 0}), std::invalid_argument);
+}
+
+TEST(SptrsvSystem, DiagonalMatrixIsLower) {
+  Csr<double> d = apiary::sparse::lower_triangle(full_matrix(), Diagonal::keep);
+  d = apiary::sparse::upper_triangle(d, Diagonal::keep);  // only the diagonal is left
+  const LowerSystem s = make_lower_system(d, {});
+  EXPECT_FALSE(s.reversed);
+  const std::vector<double> b = rhs(d.rows);
+  EXPECT_LE(relative_error(solve(d, {}, 64, b), apiary::sparse::triangular_solve(d, b)), 1e-15);
+}
+
+TEST(SptrsvAnalysis, ModelPicksAmongCandidates) {
+  const LowerSystem s =
+      make_lower_system(apiary::sparse::lower_triangle(apiary::sparse::poisson2d<double>(60, 60)), {});
+  const Analysis an = analyze(s, {.n_max = 0, .n_max_limit = 1000});
+  EXPECT_EQ(an.candidates, (std::vector<index_t>{32, 64, 128, 256, 512, 1000}));
+  ASSERT_EQ(an.candidate_seconds.size(), an.candidates.size());
+  const auto best = std::min_element(an.candidate_seconds.begin(), an.candidate_seconds.end());
+  EXPECT_EQ(an.plan.n_max, an.candidates[best - an.candidate_seconds.begin()]);
+  EXPECT_DOUBLE_EQ(an.predicted_seconds, *best);
+  EXPECT_LE(an.plan.largest, an.plan.n_max);
+  EXPECT_EQ(an.row_levels, 60 + 60 - 1);
+  EXPECT_EQ(an.internal_edges + an.external_edges, 2 * 60 * 59);
+  // A fixed n_max is taken as given.
+  EXPECT_EQ(analyze(s, {.n_max = 77, .n_max_limit = 1000}).plan.n_max, 77);
+}
+
+}  // namespace
