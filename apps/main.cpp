@@ -46,6 +46,7 @@ int main(int argc, char** argv) {
   apiary::cli::add_info_command(app);
   apiary::cli::add_demo_command(app);
   apiary::cli::add_generic_command(app);
+  apiary::cli::add_sptrsv_command(app);
 
   try {
     app.parse(argc, argv);

@@ -278,6 +278,37 @@ TEST(Cli, DemoMatrixOption) {
   expect_one_line_error(run_apiary({"demo", "--matrix", "nosuch.mtx"}), "demo bad matrix");
 }
 
+TEST(Cli, SptrsvBadInputGivesOneLine) {
+  const RunResult full = run_apiary({"sptrsv", "poisson2d:10"});
+  expect_one_line_error(full, "sptrsv full matrix");
+  EXPECT_NE(full.err.find("not triangular"), std::string::npos) << full.err;
+  EXPECT_NE(full.err.find("--lower or --upper"), std::string::npos) << full.err;
+  expect_one_line_error(run_apiary({"sptrsv", "poisson2d:10", "--lower", "--nmax", "zero"}), "sptrsv --nmax");
+  expect_one_line_error(run_apiary({"sptrsv", "poisson2d:10", "--lower", "--variant", "magic"}), "sptrsv --variant");
+  expect_one_line_error(run_apiary({"sptrsv", "poisson2d:10", "--lower", "--precision", "half"}),
+                        "sptrsv --precision");
+  expect_one_line_error(run_apiary({"sptrsv", "nosuch.mtx"}), "sptrsv missing file");
+  EXPECT_NE(run_apiary({"sptrsv", "poisson2d:10", "--lower", "--upper"}).exit_code, 0);
+}
+
+// Without a GPU: one clear line. With one: every variant solves, verified by its residual.
+TEST(Cli, SptrsvSolvesWithEveryVariant) {
+  const RunResult r = run_apiary({"sptrsv", "poisson2d:60", "--lower", "--reps", "2", "--json"});
+  if (const auto reason = apiary::no_device_reason()) {
+    expect_one_line_error(r, "sptrsv without GPU");
+    EXPECT_NE(r.err.find("no GPU available"), std::string::npos) << r.err;
+    return;
+  }
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = parse_json(r);
+  EXPECT_EQ(j["n"], 3600);
+  ASSERT_EQ(j["results"].size(), 6u) << j.dump(2);
+  for (const auto& res : j["results"]) {
+    EXPECT_FALSE(res.contains("error")) << res.dump();
+    EXPECT_LT(res.value("residual", 1.0), 1e-10) << res.dump();
+  }
+}
+
 // ---- real matrices from ../shared/matrices ----------------------------------------
 
 fs::path shared_matrices() { return fs::path(APIARY_SHARED_MATRICES); }

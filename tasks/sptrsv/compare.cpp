@@ -1,0 +1,236 @@
+#include "tasks/sptrsv/compare.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "runtime/cuda_check.hpp"
+#include "runtime/device.hpp"
+#include "runtime/device_buffer.hpp"
+#include "sparse/reference.hpp"
+#include "sparse/transform.hpp"
+
+namespace apiary::sptrsv {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+// The right-hand sides: smooth and sign-changing, the same for every variant.
+std::vector<double> make_rhs(index_t n, int rhs) {
+  std::vector<double> b(static_cast<std::size_t>(n) * rhs);
+  for (std::size_t k = 0; k < b.size(); ++k) b[k] = std::sin(0.001 * static_cast<double>(k)) + 1.5;
+  return b;
+}
+
+// max over columns of ||T x - b|| / ||b|| with T the user's triangle.
+double residual(const Csr<double>& t, const std::vector<double>& x, const std::vector<double>& b, int rhs) {
+  const std::size_t n = static_cast<std::size_t>(t.rows);
+  double worst = 0;
+  for (int c = 0; c < rhs; ++c) {
+    const std::span<const double> xc(x.data() + c * n, n), bc(b.data() + c * n, n);
+    const double r = sparse::relative_residual(t, xc, bc);
+    if (!std::isfinite(r)) return INFINITY;
+    worst = std::max(worst, r);
+  }
+  return worst;
+}
+
+template <class Real>
+VariantResult measure(Variant v, std::optional<Scheduler> sched, const LowerSystem& sys, const Analysis& an,
+                      const Csr<double>& triangle, const std::vector<double>& b, const CompareOptions& o) {
+  VariantResult r;
+  r.variant = v;
+  r.scheduler = sched;
+  try {
+    const auto t0 = Clock::now();
+    auto solver = make_solver<Real>(v, sys, &an, {.scheduler = sched.value_or(Scheduler::megakernel)});
+    APIARY_CUDA_CHECK(cudaDeviceSynchronize());
+    r.setup_ms = ms_since(t0);
+    DeviceBuffer<Real> d_b(std::vector<Real>(b.begin(), b.end()));
+    DeviceBuffer<Real> d_x(b.size());
+    cudaStream_t stream = nullptr;
+    std::vector<double> times, kernel;
+    for (int rep = 0; rep <= o.reps; ++rep) {  // rep 0 warms up
+      APIARY_CUDA_CHECK(cudaMemsetAsync(d_x.data(), 0xff, d_x.bytes(), stream));  // NaN: unwritten shows
+      APIARY_CUDA_CHECK(cudaStreamSynchronize(stream));
+      const auto t1 = Clock::now();
+      solver->solve(d_b.data(), d_x.data(), o.rhs, stream);
+      APIARY_CUDA_CHECK(cudaStreamSynchronize(stream));
+      const double ms = ms_since(t1);
+      if (rep == 0) {
+        const std::vector<Real> x = d_x.to_host();
+        r.residual = residual(triangle, std::vector<double>(x.begin(), x.end()), b, o.rhs);
+        continue;
+      }
+      times.push_back(ms);
+      if (auto s = solver->last_run()) {
+        kernel.push_back(s->milliseconds);
+        r.stats = *s;
+      }
+    }
+    r.solve_ms = median(times);
+    r.min_ms = *std::min_element(times.begin(), times.end());
+    r.max_ms = *std::max_element(times.begin(), times.end());
+    if (!kernel.empty()) r.kernel_ms = median(kernel);
+  } catch (const std::exception& e) {
+    r.error = e.what();
+  }
+  return r;
+}
+
+}  // namespace
+
+std::string_view to_string(Precision p) { return p == Precision::single ? "float" : "double"; }
+
+const VariantResult* Comparison::find(Variant v) const {
+  for (const auto& r : results)
+    if (r.variant == v && r.error.empty()) return &r;
+  return nullptr;
+}
+
+std::optional<long long> Comparison::break_even(const VariantResult& r) const {
+  const VariantResult* cu = find(Variant::cusparse);
+  if (cu == nullptr || !r.error.empty()) return std::nullopt;
+  const double mine = (uses_tassl(r.variant) ? analysis_ms : 0.0) + r.setup_ms;
+  const double theirs = cu->setup_ms;
+  if (mine <= theirs) return r.solve_ms <= cu->solve_ms ? std::optional<long long>(1) : std::nullopt;
+  if (r.solve_ms >= cu->solve_ms) return std::nullopt;
+  return static_cast<long long>(std::ceil((mine - theirs) / (cu->solve_ms - r.solve_ms)));
+}
+
+Comparison compare(const Csr<double>& a, const CompareOptions& o) {
+  if (o.rhs < 1) throw std::invalid_argument("sptrsv: --rhs must be at least 1");
+  if (o.reps < 1) throw std::invalid_argument("sptrsv: --reps must be at least 1");
+  Comparison c;
+  const LowerSystem sys = make_lower_system(a, o.system);
+  c.n = sys.lower.rows;
+  c.nnz = static_cast<std::int64_t>(sys.lower.nnz());
+  c.triangle = sys.triangle;
+  c.unit_diagonal = o.system.unit_diagonal;
+  c.precision = o.precision;
+  c.rhs = o.rhs;
+  if (const auto reason = no_device_reason()) throw std::runtime_error("no GPU available (" + *reason + ")");
+  const bool single = o.precision == Precision::single;
+  const auto t0 = Clock::now();
+  const Analysis an =
+      analyze(sys, {.n_max = o.n_max, .n_max_limit = single ? max_subgraph<float>() : max_subgraph<double>()});
+  c.analysis_ms = ms_since(t0);
+  const auto diag = o.system.unit_diagonal ? sparse::Diagonal::unit : sparse::Diagonal::keep;
+  const Csr<double> triangle = sys.triangle == sparse::Triangle::lower ? sparse::lower_triangle(a, diag)
+                                                                       : sparse::upper_triangle(a, diag);
+  const std::vector<double> b = make_rhs(c.n, o.rhs);
+  for (Variant v : o.variants) {
+    std::vector<std::optional<Scheduler>> scheds{std::nullopt};
+    if (uses_runtime(v)) scheds.assign(o.schedulers.begin(), o.schedulers.end());
+    for (const auto& s : scheds)
+      c.results.push_back(single ? measure<float>(v, s, sys, an, triangle, b, o)
+                                 : measure<double>(v, s, sys, an, triangle, b, o));
+  }
+  c.analysis = an;
+  c.analysis.plan = DevicePlan{};  // statistics only
+  c.analysis.plan.n_max = an.plan.n_max;
+  c.analysis.plan.subgraphs = an.plan.subgraphs;
+  c.analysis.plan.level_ptr = an.plan.level_ptr;
+  return c;
+}
+
+namespace {
+
+std::string label(const VariantResult& r) {
+  std::string s(to_string(r.variant));
+  if (r.scheduler) s += fmt::format(" ({})", to_string(*r.scheduler));
+  return s;
+}
+
+}  // namespace
+
+std::string format_comparison(const Comparison& c) {
+  const Analysis& a = c.analysis;
+  const double share = a.internal_edges + a.external_edges == 0
+                           ? 1.0
+                           : static_cast<double>(a.internal_edges) / static_cast<double>(a.internal_edges + a.external_edges);
+  std::string out = fmt::format("{} triangular system, n {}, nnz {} ({}), {}{} right-hand side(s)\n",
+                                c.triangle == sparse::Triangle::lower ? "lower" : "upper", c.n, c.nnz,
+                                to_string(c.precision), c.unit_diagonal ? "unit diagonal, " : "", c.rhs);
+  out += fmt::format(
+      "analysis {:.3f} ms: n_max {}{}, {} sub-graphs in {} sub-graph levels ({} row levels), internal edges {:.1f}%, "
+      "{} slots\n",
+      c.analysis_ms, a.plan.n_max, a.candidates.size() > 1 ? " (model)" : "", a.plan.subgraphs, a.plan.levels(),
+      a.row_levels, 100.0 * share, a.total_slots);
+  const VariantResult* cu = c.find(Variant::cusparse);
+  out += fmt::format("{:<26} {:>10} {:>11} {:>11} {:>9} {:>10} {:>10} {:>11}\n", "variant", "setup ms", "solve ms",
+                     "kernel ms", "GFLOPS", "residual", "vs cuSPARSE", "break-even");
+  for (const auto& r : c.results) {
+    if (!r.error.empty()) {
+      out += fmt::format("{:<26} failed: {}\n", label(r), r.error);
+      continue;
+    }
+    const auto be = c.break_even(r);
+    out += fmt::format("{:<26} {:>10.3f} {:>11.4f} {:>11} {:>9.2f} {:>10.2e} {:>10} {:>11}\n", label(r), r.setup_ms,
+                       r.solve_ms, r.kernel_ms ? fmt::format("{:.4f}", *r.kernel_ms) : std::string("-"), c.gflops(r),
+                       r.residual, cu ? fmt::format("{:.2f}x", cu->solve_ms / r.solve_ms) : std::string("-"),
+                       r.variant == Variant::cusparse ? std::string("-")
+                       : be                           ? fmt::format("{} solves", *be)
+                                                      : std::string("never"));
+  }
+  out += "setup: solver construction (uploads; cuSPARSE: its analysis). TASSL variants add the analysis above.\n"
+         "solve: median wall time of one solve() call for all right-hand sides, set-up of the run included.\n";
+  return out;
+}
+
+nlohmann::json to_json(const Comparison& c) {
+  const Analysis& a = c.analysis;
+  nlohmann::json results = nlohmann::json::array();
+  for (const auto& r : c.results) {
+    nlohmann::json j{{"variant", std::string(to_string(r.variant))}};
+    if (r.scheduler) j["scheduler"] = std::string(to_string(*r.scheduler));
+    if (!r.error.empty()) {
+      j["error"] = r.error;
+    } else {
+      j["setup_ms"] = r.setup_ms;
+      j["solve_ms"] = r.solve_ms;
+      j["min_ms"] = r.min_ms;
+      j["max_ms"] = r.max_ms;
+      if (r.kernel_ms) j["kernel_ms"] = *r.kernel_ms;
+      j["gflops"] = c.gflops(r);
+      j["residual"] = r.residual;
+      if (const auto be = c.break_even(r)) j["break_even_solves"] = *be;
+      if (r.stats) j["run"] = apiary::to_json(*r.stats);
+    }
+    results.push_back(j);
+  }
+  return {{"n", c.n},
+          {"nnz", c.nnz},
+          {"triangle", c.triangle == sparse::Triangle::lower ? "lower" : "upper"},
+          {"unit_diagonal", c.unit_diagonal},
+          {"precision", std::string(to_string(c.precision))},
+          {"rhs", c.rhs},
+          {"analysis_ms", c.analysis_ms},
+          {"n_max", a.plan.n_max},
+          {"n_max_candidates", a.candidates},
+          {"predicted_seconds", a.candidate_seconds},
+          {"subgraphs", a.plan.subgraphs},
+          {"subgraph_levels", a.plan.levels()},
+          {"row_levels", a.row_levels},
+          {"internal_edges", a.internal_edges},
+          {"external_edges", a.external_edges},
+          {"slots", a.total_slots},
+          {"results", results}};
+}
+
+}  // namespace apiary::sptrsv

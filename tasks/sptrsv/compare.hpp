@@ -1,0 +1,73 @@
+// Runs several solver variants on one system and measures them the same way: what
+// `apiary sptrsv` prints and what bench_sptrsv collects over a matrix set.
+//
+// Times are host wall-clock around solve() and a stream synchronisation, i.e. what a
+// caller waits for, including each variant's per-solve set-up (for the runtime variants:
+// resetting counters and seeding the run). The runtime variants also report the kernel
+// time alone (RunStats::milliseconds).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "runtime/scheduler.hpp"
+#include "runtime/stats.hpp"
+#include "tasks/sptrsv/analysis.hpp"
+#include "tasks/sptrsv/solver.hpp"
+
+namespace apiary::sptrsv {
+
+enum class Precision { single, double_ };
+
+struct CompareOptions {
+  std::vector<Variant> variants{kVariants.begin(), kVariants.end()};
+  std::vector<Scheduler> schedulers{Scheduler::megakernel};  // for the runtime variants
+  SystemOptions system;
+  index_t n_max = 0;  // 0: the model chooses
+  Precision precision = Precision::double_;
+  int rhs = 1;
+  int reps = 5;    // timed solves per variant (after one warm-up solve)
+};
+
+struct VariantResult {
+  Variant variant;
+  std::optional<Scheduler> scheduler;  // runtime variants only
+  double setup_ms = 0;                 // solver construction (uploads, library analysis)
+  double solve_ms = 0;                 // median over the repetitions, all rhs
+  double min_ms = 0, max_ms = 0;
+  std::optional<double> kernel_ms;     // runtime variants: the scheduler's kernel alone (median)
+  double residual = 0;                 // max over columns of ||T x - b|| / ||b||
+  std::optional<RunStats> stats;       // last run
+  std::string error;                   // non-empty when the variant failed
+};
+
+struct Comparison {
+  index_t n = 0;
+  std::int64_t nnz = 0;  // of the triangle solved with (diagonal included)
+  sparse::Triangle triangle = sparse::Triangle::lower;
+  bool unit_diagonal = false;
+  Precision precision = Precision::double_;
+  int rhs = 1;
+  double analysis_ms = 0;  // host TASSL analysis (partition, schedule, layout; n_max choice)
+  Analysis analysis;       // plan arrays dropped: statistics only
+  std::vector<VariantResult> results;
+
+  const VariantResult* find(Variant v) const;  // first successful result of v
+  double gflops(const VariantResult& r) const { return 2.0 * nnz * rhs / (r.solve_ms * 1e6); }
+  // Solves after which this variant's analysis + set-up + solves cost less than
+  // cuSPARSE's; nullopt when it never does (or no cuSPARSE result).
+  std::optional<long long> break_even(const VariantResult& r) const;
+};
+
+// Throws for bad input (see make_lower_system, analyze) or no GPU; a variant that fails
+// while solving is recorded in its result's `error` and the others still run.
+Comparison compare(const sparse::Csr<double>& a, const CompareOptions& o);
+
+std::string format_comparison(const Comparison& c);  // the table `apiary sptrsv` prints
+nlohmann::json to_json(const Comparison& c);
+std::string_view to_string(Precision p);
+
+}  // namespace apiary::sptrsv
