@@ -80,12 +80,16 @@ int main(int argc, char** argv) {
   std::string set = "quick", folder, csv_path = "sptrsv.csv", json_path;
   int reps = 5;
   std::string scheduler = "megakernel";
+  std::string sweep_path;
   app.add_option("--set", set, "quick or full")->check(CLI::IsMember({"quick", "full"}))->capture_default_str();
   app.add_option("--matrices", folder, "folder of .mtx/.mtx.gz files (real matrices)");
   app.add_option("--csv", csv_path, "CSV output")->capture_default_str();
   app.add_option("--json", json_path, "JSON output (every comparison)");
   app.add_option("--reps", reps, "timed solves per variant")->capture_default_str();
   app.add_option("--scheduler", scheduler, "scheduler of the runtime variants")->capture_default_str();
+  app.add_option("--sweep", sweep_path,
+                 "also time tassl-deps and tassl-kernels at fixed n_max 32..6144 and write the model's terms with "
+                 "the times to this CSV (to fit the model constants)");
   CLI11_PARSE(app, argc, argv);
   if (const auto reason = no_device_reason()) {
     std::fprintf(stderr, "bench_sptrsv: no GPU available (%s)\n", reason->c_str());
@@ -120,6 +124,25 @@ int main(int argc, char** argv) {
     double vs_cusparse, vs_syncfree, analysis_ratio;
   };
   std::vector<Summary> summary;
+  std::ofstream sweep;
+  if (!sweep_path.empty()) {
+    sweep.open(sweep_path);
+    sweep << "matrix,n_max,variant,solve_ms,kernel_ms,levels,path_external_slots,path_internal_slots,predicted_ms\n";
+  }
+  auto run_sweep = [&](const std::string& name, const Csr<double>& lower) {
+    sptrsv::CompareOptions so = o;
+    so.variants = {sptrsv::Variant::tassl_deps, sptrsv::Variant::tassl_kernels};
+    for (index_t n_max : {32, 128, 512, 2048, 6144}) {
+      so.n_max = n_max;
+      const sptrsv::Comparison c = sptrsv::compare(lower, so);
+      for (const auto& r : c.results)
+        if (r.error.empty())
+          sweep << fmt::format("{},{},{},{:.5f},{},{},{},{},{:.5f}\n", name, n_max, to_string(r.variant), r.solve_ms,
+                               r.kernel_ms ? fmt::format("{:.5f}", *r.kernel_ms) : "", c.analysis.plan.levels(),
+                               c.analysis.path_external_slots, c.analysis.path_internal_slots,
+                               c.analysis.predicted_seconds * 1e3);
+    }
+  };
   std::size_t done = 0;
   auto run_one = [&](const std::string& name, const std::string& kind, const Csr<double>& lower) {
     ++done;
@@ -156,6 +179,7 @@ int main(int argc, char** argv) {
     if (cu && td && sf)
       summary.push_back({name, c.n, cu->solve_ms / td->solve_ms, sf->solve_ms / td->solve_ms,
                          (c.analysis_ms + td->setup_ms) / cu->setup_ms});
+    if (sweep.is_open()) run_sweep(name, lower);
     fmt::print("tassl-deps {:.4f} ms, cuSPARSE {}, sync-free {}\n", td ? td->solve_ms : NAN,
                cu ? fmt::format("{:.4f} ms", cu->solve_ms) : "failed",
                sf ? fmt::format("{:.4f} ms", sf->solve_ms) : "failed");

@@ -45,6 +45,7 @@ struct Candidate {
   Schedule s;
   SubgraphDag dag;
   double seconds = 0;
+  std::int64_t path_external = 0, path_internal = 0;
 };
 
 Candidate analyse_one(const Csr<double>& lower, index_t n_max, ModelConstants model) {
@@ -53,6 +54,21 @@ Candidate analyse_one(const Csr<double>& lower, index_t n_max, ModelConstants mo
   c.s = build_schedule(lower, c.p);
   c.dag = subgraph_dag(lower, c.p);
   c.seconds = predicted_time(c.dag, c.s, model);
+  for (index_t level = 0; level < c.dag.levels; ++level) {  // the slowest sub-graph per level, as the model sees it
+    double slowest = -1;
+    index_t ext = 0, in = 0;
+    for (index_t k = c.dag.level_ptr[level]; k < c.dag.level_ptr[level + 1]; ++k) {
+      const index_t g = c.dag.order[k];
+      const double t = model.tau_external * c.s.external_slots[g] + model.tau_internal * c.s.internal_slots[g];
+      if (t > slowest) {
+        slowest = t;
+        ext = c.s.external_slots[g];
+        in = c.s.internal_slots[g];
+      }
+    }
+    c.path_external += ext;
+    c.path_internal += in;
+  }
   return c;
 }
 
@@ -120,6 +136,8 @@ Analysis analyze(const LowerSystem& s, const AnalysisOptions& o) {
   a.external_edges = best.dag.external_edges;
   a.total_slots = best.s.total_slots();
   a.predicted_seconds = best.seconds;
+  a.path_external_slots = best.path_external;
+  a.path_internal_slots = best.path_internal;
   return a;
 }
 

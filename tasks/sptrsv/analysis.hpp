@@ -53,6 +53,11 @@ struct Analysis {
   std::int64_t external_edges = 0;
   index_t total_slots = 0;
   double predicted_seconds = 0;    // the model's estimate for the chosen n_max
+  // Its terms: predicted = alpha * levels + tau_external * path_external_slots +
+  // tau_internal * path_internal_slots, summed over the slowest sub-graph of each level
+  // (what a fit of the constants to measured times needs).
+  std::int64_t path_external_slots = 0;
+  std::int64_t path_internal_slots = 0;
   std::vector<index_t> candidates;  // n_max values the model compared
   std::vector<double> candidate_seconds;
 };

@@ -125,6 +125,7 @@ Comparison compare(const Csr<double>& a, const CompareOptions& o) {
   c.precision = o.precision;
   c.rhs = o.rhs;
   if (const auto reason = no_device_reason()) throw std::runtime_error("no GPU available (" + *reason + ")");
+  APIARY_CUDA_CHECK(cudaFree(nullptr));  // create the context now, not in the first variant's set-up time
   const bool single = o.precision == Precision::single;
   const auto t0 = Clock::now();
   const Analysis an =
@@ -169,9 +170,9 @@ std::string format_comparison(const Comparison& c) {
                                 to_string(c.precision), c.unit_diagonal ? "unit diagonal, " : "", c.rhs);
   out += fmt::format(
       "analysis {:.3f} ms: n_max {}{}, {} sub-graphs in {} sub-graph levels ({} row levels), internal edges {:.1f}%, "
-      "{} slots\n",
+      "{} slots; model: {:.4f} ms\n",
       c.analysis_ms, a.plan.n_max, a.candidates.size() > 1 ? " (model)" : "", a.plan.subgraphs, a.plan.levels(),
-      a.row_levels, 100.0 * share, a.total_slots);
+      a.row_levels, 100.0 * share, a.total_slots, a.predicted_seconds * 1e3);
   const VariantResult* cu = c.find(Variant::cusparse);
   out += fmt::format("{:<26} {:>10} {:>11} {:>11} {:>9} {:>10} {:>10} {:>11}\n", "variant", "setup ms", "solve ms",
                      "kernel ms", "GFLOPS", "residual", "vs cuSPARSE", "break-even");
@@ -230,6 +231,9 @@ nlohmann::json to_json(const Comparison& c) {
           {"internal_edges", a.internal_edges},
           {"external_edges", a.external_edges},
           {"slots", a.total_slots},
+          {"path_external_slots", a.path_external_slots},
+          {"path_internal_slots", a.path_internal_slots},
+          {"predicted_ms", a.predicted_seconds * 1e3},
           {"results", results}};
 }
 

@@ -47,7 +47,13 @@ class TasslSolver final : public TriangularSolver<Real> {
     edge_ptr_ = to_device(plan.edge_ptr);
     std::vector<Edge<Real>> edges(plan.edge_source.size());
     for (std::size_t e = 0; e < edges.size(); ++e)
-      edges[e] = Edge<Real>{plan.edge_source[e], plan.edge_target[e], static_cast<Real>(plan.edge_value[e])};
+      edges[e] = Edge<Real>{plan.edge_source[e], plan.edge_target[e], static_cast<Real>(plan.edge_value[e]),
+                            static_cast<Real>(1)};
+    // The diagonal of each target rides on its last edge.
+    for (index_t g = 0; g < plan.subgraphs; ++g)
+      for (index_t e = plan.edge_ptr[plan.slot_ptr[g]]; e < plan.edge_ptr[plan.slot_ptr[g + 1]]; ++e)
+        if (plan.edge_target[e] & kLastEdge)
+          edges[e].diagonal = static_cast<Real>(plan.diagonal[plan.part_ptr[g] + (plan.edge_target[e] & kIndexMask)]);
     edges_ = to_device(edges);
     order_ = to_device(plan.order);
     env_.plan = PlanView<Real>{n_,

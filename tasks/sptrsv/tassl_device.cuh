@@ -12,12 +12,14 @@ namespace apiary::sptrsv {
 // Threads per sub-graph task: a slot rarely holds more edges than this.
 inline constexpr int kTasslThreads = 256;
 
-// One edge of the schedule, loaded with one 16-byte (double) or 12-byte (float) access.
+// One edge of the schedule. The target's diagonal travels with its last edge, so the
+// division needs no dependent load (one 24-byte record in double, 16 in float).
 template <class Real>
 struct Edge {
   index_t source;  // see DevicePlan::edge_source
   index_t target;  // local index | kLastEdge
   Real value;
+  Real diagonal;   // L(target, target) on the target's last edge, else unused
 };
 
 template <class Real>
@@ -39,19 +41,47 @@ __device__ inline Real load_final(const Real* p) {
   return __ldcg(p);
 }
 
+// Warms L2 with a range the task is about to read piece by piece (its edges, slot after
+// slot: without this every slot would wait for a DRAM round trip).
+__device__ inline void prefetch_l2(const void* begin, std::size_t bytes, int rank, int threads) {
+  const char* p = static_cast<const char*>(begin);
+  for (std::size_t off = static_cast<std::size_t>(rank) * 128; off < bytes; off += static_cast<std::size_t>(threads) * 128)
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(p + off));
+}
+
+// Applies one edge: the target's accumulator loses value * source, and the thread of the
+// target's last edge divides by the diagonal.
+template <class Real>
+__device__ inline void apply_edge(Real* local, const Edge<Real>& edge, Real source) {
+  const index_t t = edge.target & kIndexMask;
+  Real v = local[t] - edge.value * source;
+  if (edge.target & kLastEdge) v /= edge.diagonal;
+  local[t] = v;
+}
+
 // Solves sub-graph g for `rhs` right-hand sides (column c of b and x at c * n), with
 // `Threads` threads of rank 0 .. Threads-1 calling it together; `sync` is their barrier
 // and `local` holds part_ptr[g+1] - part_ptr[g] values. The external sources must be
 // final (the sub-graphs they belong to have finished and their writes are visible).
 // Returns after a barrier that follows the last write of x.
+//
+// A slot is a short dependent chain (slot bounds, edge, source, shared memory, barrier),
+// so its loads are taken off the critical path: the task's edges are prefetched into L2
+// at the start, and during slot s each thread already loads the bounds of slot s + 1, its
+// first edge there and, for an external slot, that edge's source (external values are
+// final for the whole task). Edges beyond the first per thread go in batches of four
+// independent loads.
 template <int Threads, class Real, class Sync>
 __device__ void solve_subgraph(const PlanView<Real>& p, index_t g, const Real* b, Real* x, int rhs, int rank,
                                Real* local, Sync&& sync) {
+  constexpr int kBatch = 4;
   const index_t base = p.part_ptr[g];
   const index_t m = p.part_ptr[g + 1] - base;
   const index_t slot_begin = p.slot_ptr[g];
   const index_t slot_end = p.slot_ptr[g + 1];
   const index_t first_internal = slot_begin + p.external_slots[g];
+  const index_t edges_begin = p.edge_ptr[slot_begin];
+  prefetch_l2(p.edges + edges_begin, sizeof(Edge<Real>) * (p.edge_ptr[slot_end] - edges_begin), rank, Threads);
   for (int c = 0; c < rhs; ++c) {
     const Real* bc = b + static_cast<std::size_t>(c) * p.n;
     Real* xc = x + static_cast<std::size_t>(c) * p.n;
@@ -61,22 +91,54 @@ __device__ void solve_subgraph(const PlanView<Real>& p, index_t g, const Real* b
       if (idx & kDivideOnLoad) v /= p.diagonal[base + l];
       local[l] = v;
     }
+    // This thread's first edge of slot s (and its source when external), loaded ahead.
+    index_t e_begin = edges_begin;
+    index_t e_end = slot_begin < slot_end ? p.edge_ptr[slot_begin + 1] : e_begin;
+    Edge<Real> head{};
+    Real head_source = 0;
+    bool have_head = e_begin + rank < e_end;
+    if (have_head) {
+      head = p.edges[e_begin + rank];
+      if (slot_begin < first_internal) head_source = load_final(xc + head.source);
+    }
     sync();
     // One barrier per slot: no two edges of a slot share a target, no source of a slot
     // is a target in it, and the thread applying a target's last edge also divides.
     for (index_t s = slot_begin; s < slot_end; ++s) {
-      const index_t e_end = p.edge_ptr[s + 1];
       const bool external = s < first_internal;
-      for (index_t e = p.edge_ptr[s] + rank; e < e_end; e += Threads) {
-        const Edge<Real> edge = p.edges[e];
-        const index_t t = edge.target & kIndexMask;
-        const Real source = external ? load_final(xc + edge.source)
-                                     : local[edge.source];
-        Real v = local[t] - edge.value * source;
-        if (edge.target & kLastEdge) v /= p.diagonal[base + t];
-        local[t] = v;
+      index_t next_end = e_end;
+      Edge<Real> next{};
+      Real next_source = 0;
+      bool have_next = false;
+      if (s + 1 < slot_end) {
+        next_end = p.edge_ptr[s + 2];
+        have_next = e_end + rank < next_end;
+        if (have_next) {
+          next = p.edges[e_end + rank];
+          if (s + 1 < first_internal) next_source = load_final(xc + next.source);
+        }
+      }
+      if (have_head) apply_edge(local, head, external ? head_source : local[head.source]);
+      for (index_t e = e_begin + rank + Threads; e < e_end; e += kBatch * Threads) {
+        Edge<Real> batch[kBatch];
+        Real source[kBatch];
+#pragma unroll
+        for (int k = 0; k < kBatch; ++k)
+          if (e + k * Threads < e_end) batch[k] = p.edges[e + k * Threads];
+#pragma unroll
+        for (int k = 0; k < kBatch; ++k)
+          if (e + k * Threads < e_end)
+            source[k] = external ? load_final(xc + batch[k].source) : local[batch[k].source];
+#pragma unroll
+        for (int k = 0; k < kBatch; ++k)
+          if (e + k * Threads < e_end) apply_edge(local, batch[k], source[k]);
       }
       sync();
+      e_begin = e_end;
+      e_end = next_end;
+      head = next;
+      head_source = next_source;
+      have_head = have_next;
     }
     // The same thread wrote local[l] last for the next column's load: no barrier needed.
     for (index_t l = rank; l < m; l += Threads) xc[p.load_index[base + l] & kIndexMask] = local[l];
