@@ -34,8 +34,14 @@ inline constexpr index_t kDivideOnLoad = index_t(1) << 30;
 inline constexpr index_t kLastEdge = index_t(1) << 30;
 inline constexpr index_t kIndexMask = kDivideOnLoad - 1;
 
-// Shared memory of one sub-graph task: it bounds n_max (6144 unknowns in double).
+// Shared memory for the unknowns of one sub-graph task: it bounds n_max.
 inline constexpr int kSubgraphSharedBytes = 48 * 1024;
+
+// The largest sub-graph one task holds (the n_max limit): 6144 in double, 12288 in float.
+template <class Real>
+constexpr index_t max_subgraph() {
+  return static_cast<index_t>(kSubgraphSharedBytes / sizeof(Real));
+}
 
 struct DevicePlan {
   index_t n = 0;

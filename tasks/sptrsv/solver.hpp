@@ -37,12 +37,6 @@ constexpr bool uses_tassl(Variant v) {
   return v == Variant::tassl_deps || v == Variant::tassl_phases || v == Variant::tassl_kernels;
 }
 
-// The largest sub-graph one task holds in shared memory (the default n_max limit).
-template <class Real>
-constexpr index_t max_subgraph() {
-  return static_cast<index_t>(kSubgraphSharedBytes / sizeof(Real));
-}
-
 struct SolverOptions {
   Scheduler scheduler = Scheduler::megakernel;
 };

@@ -23,7 +23,7 @@ __global__ void __launch_bounds__(kTasslThreads) solve_level_kernel(const PlanVi
                                                                     const Real* b, Real* x, int rhs) {
   extern __shared__ __align__(16) unsigned char smem[];
   solve_subgraph<kTasslThreads>(plan, order[blockIdx.x], b, x, rhs, static_cast<int>(threadIdx.x),
-                                reinterpret_cast<Real*>(smem), [] { __syncthreads(); });
+                                smem, [] { __syncthreads(); });
 }
 
 template <class To>
@@ -90,7 +90,11 @@ class TasslSolver final : public TriangularSolver<Real> {
       ro.cyclic = true;
       ro.waiting_capacity = 1;
       phases_rt_ = std::make_unique<Runtime<TasslPhasesProgram<Real>, TasslEnv<Real>>>(ro, env_);
-    } else if (variant != Variant::tassl_kernels) {
+    } else if (variant == Variant::tassl_kernels) {
+      // Above 48 KiB of dynamic shared memory a kernel must opt in.
+      APIARY_CUDA_CHECK(cudaFuncSetAttribute(solve_level_kernel<Real>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             static_cast<int>(subgraph_shared_bytes<Real>(max_subgraph<Real>()))));
+    } else {
       throw std::invalid_argument("TasslSolver: not a TASSL variant");
     }
     setup_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -103,7 +107,7 @@ class TasslSolver final : public TriangularSolver<Real> {
     env_.rhs = rhs;
     if (n_ == 0) return;
     if (variant_ == Variant::tassl_kernels) {
-      const std::size_t smem = static_cast<std::size_t>(largest_) * sizeof(Real);
+      const std::size_t smem = subgraph_shared_bytes<Real>(largest_);
       for (std::size_t k = 0; k + 1 < level_ptr_host_.size(); ++k) {
         const index_t count = level_ptr_host_[k + 1] - level_ptr_host_[k];
         solve_level_kernel<Real><<<count, kTasslThreads, smem, stream>>>(env_.plan, order_.data() + level_ptr_host_[k],

@@ -59,22 +59,44 @@ __device__ inline void apply_edge(Real* local, const Edge<Real>& edge, Real sour
   local[t] = v;
 }
 
+// Slot bounds are staged in shared memory a window at a time, so that the loads of a
+// later slot never wait for a global load of its bounds.
+inline constexpr int kSlotWindow = 512;
+inline constexpr int kBoundsBytes = ((kSlotWindow + 1) * static_cast<int>(sizeof(index_t)) + 15) / 16 * 16;
+
+// Shared memory of one sub-graph task: the bounds window, then the unknowns.
+template <class Real>
+constexpr std::size_t subgraph_shared_bytes(index_t unknowns) {
+  return kBoundsBytes + static_cast<std::size_t>(unknowns) * sizeof(Real);
+}
+
+// This thread's first edge of a slot, loaded two slots ahead (with its source when the
+// slot is external: external values are final for the whole task).
+template <class Real>
+struct AheadEdge {
+  Edge<Real> edge;
+  Real source;
+  bool valid;
+};
+
 // Solves sub-graph g for `rhs` right-hand sides (column c of b and x at c * n), with
 // `Threads` threads of rank 0 .. Threads-1 calling it together; `sync` is their barrier
-// and `local` holds part_ptr[g+1] - part_ptr[g] values. The external sources must be
-// final (the sub-graphs they belong to have finished and their writes are visible).
-// Returns after a barrier that follows the last write of x.
+// and `shared` holds subgraph_shared_bytes<Real>(part_ptr[g+1] - part_ptr[g]) bytes,
+// 16-byte aligned. The external sources must be final (the sub-graphs they belong to
+// have finished and their writes are visible). Returns after a barrier that follows the
+// last write of x.
 //
-// A slot is a short dependent chain (slot bounds, edge, source, shared memory, barrier),
-// so its loads are taken off the critical path: the task's edges are prefetched into L2
-// at the start, and during slot s each thread already loads the bounds of slot s + 1, its
-// first edge there and, for an external slot, that edge's source (external values are
-// final for the whole task). Edges beyond the first per thread go in batches of four
-// independent loads.
+// A slot is a short dependent chain (bounds, edge, source, shared memory, barrier), so
+// its global loads are taken off the critical path: the task's edges are prefetched into
+// L2 at the start, slot bounds come from shared memory, and each thread loads its first
+// edge of slot s + 2 (and its source, when external) while slot s runs. Edges beyond the
+// first per thread go in batches of four independent loads.
 template <int Threads, class Real, class Sync>
 __device__ void solve_subgraph(const PlanView<Real>& p, index_t g, const Real* b, Real* x, int rhs, int rank,
-                               Real* local, Sync&& sync) {
+                               unsigned char* shared, Sync&& sync) {
   constexpr int kBatch = 4;
+  index_t* bounds = reinterpret_cast<index_t*>(shared);
+  Real* local = reinterpret_cast<Real*>(shared + kBoundsBytes);
   const index_t base = p.part_ptr[g];
   const index_t m = p.part_ptr[g + 1] - base;
   const index_t slot_begin = p.slot_ptr[g];
@@ -91,54 +113,48 @@ __device__ void solve_subgraph(const PlanView<Real>& p, index_t g, const Real* b
       if (idx & kDivideOnLoad) v /= p.diagonal[base + l];
       local[l] = v;
     }
-    // This thread's first edge of slot s (and its source when external), loaded ahead.
-    index_t e_begin = edges_begin;
-    index_t e_end = slot_begin < slot_end ? p.edge_ptr[slot_begin + 1] : e_begin;
-    Edge<Real> head{};
-    Real head_source = 0;
-    bool have_head = e_begin + rank < e_end;
-    if (have_head) {
-      head = p.edges[e_begin + rank];
-      if (slot_begin < first_internal) head_source = load_final(xc + head.source);
-    }
-    sync();
-    // One barrier per slot: no two edges of a slot share a target, no source of a slot
-    // is a target in it, and the thread applying a target's last edge also divides.
-    for (index_t s = slot_begin; s < slot_end; ++s) {
-      const bool external = s < first_internal;
-      index_t next_end = e_end;
-      Edge<Real> next{};
-      Real next_source = 0;
-      bool have_next = false;
-      if (s + 1 < slot_end) {
-        next_end = p.edge_ptr[s + 2];
-        have_next = e_end + rank < next_end;
-        if (have_next) {
-          next = p.edges[e_end + rank];
-          if (s + 1 < first_internal) next_source = load_final(xc + next.source);
+    if (slot_begin == slot_end) sync();
+    for (index_t ws = slot_begin; ws < slot_end; ws += kSlotWindow) {
+      const index_t we = min(ws + kSlotWindow, slot_end);
+      for (index_t k = rank; k <= we - ws; k += Threads) bounds[k] = p.edge_ptr[ws + k];
+      sync();  // the bounds (and, in the first window, the loaded unknowns) are ready
+      auto fetch = [&](index_t s) {
+        AheadEdge<Real> a{};
+        if (s >= we) return a;
+        const index_t e = bounds[s - ws] + rank;
+        a.valid = e < bounds[s - ws + 1];
+        if (a.valid) {
+          a.edge = p.edges[e];
+          if (s < first_internal) a.source = load_final(xc + a.edge.source);
         }
+        return a;
+      };
+      AheadEdge<Real> now = fetch(ws), soon = fetch(ws + 1);
+      // One barrier per slot: no two edges of a slot share a target, no source of a slot
+      // is a target in it, and the thread applying a target's last edge also divides.
+      for (index_t s = ws; s < we; ++s) {
+        const AheadEdge<Real> later = fetch(s + 2);
+        const bool external = s < first_internal;
+        if (now.valid) apply_edge(local, now.edge, external ? now.source : local[now.edge.source]);
+        const index_t e_end = bounds[s - ws + 1];
+        for (index_t e = bounds[s - ws] + rank + Threads; e < e_end; e += kBatch * Threads) {
+          Edge<Real> batch[kBatch];
+          Real source[kBatch];
+#pragma unroll
+          for (int k = 0; k < kBatch; ++k)
+            if (e + k * Threads < e_end) batch[k] = p.edges[e + k * Threads];
+#pragma unroll
+          for (int k = 0; k < kBatch; ++k)
+            if (e + k * Threads < e_end)
+              source[k] = external ? load_final(xc + batch[k].source) : local[batch[k].source];
+#pragma unroll
+          for (int k = 0; k < kBatch; ++k)
+            if (e + k * Threads < e_end) apply_edge(local, batch[k], source[k]);
+        }
+        sync();  // also: every read of this window's bounds is done before the next window
+        now = soon;
+        soon = later;
       }
-      if (have_head) apply_edge(local, head, external ? head_source : local[head.source]);
-      for (index_t e = e_begin + rank + Threads; e < e_end; e += kBatch * Threads) {
-        Edge<Real> batch[kBatch];
-        Real source[kBatch];
-#pragma unroll
-        for (int k = 0; k < kBatch; ++k)
-          if (e + k * Threads < e_end) batch[k] = p.edges[e + k * Threads];
-#pragma unroll
-        for (int k = 0; k < kBatch; ++k)
-          if (e + k * Threads < e_end)
-            source[k] = external ? load_final(xc + batch[k].source) : local[batch[k].source];
-#pragma unroll
-        for (int k = 0; k < kBatch; ++k)
-          if (e + k * Threads < e_end) apply_edge(local, batch[k], source[k]);
-      }
-      sync();
-      e_begin = e_end;
-      e_end = next_end;
-      head = next;
-      head_source = next_source;
-      have_head = have_next;
     }
     // The same thread wrote local[l] last for the next column's load: no barrier needed.
     for (index_t l = rank; l < m; l += Threads) xc[p.load_index[base + l] & kIndexMask] = local[l];

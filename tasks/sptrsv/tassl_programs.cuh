@@ -29,22 +29,22 @@ struct TasslEnv {
 };
 
 template <class Real>
-__device__ void solve_subgraph_task(index_t g, const TasslEnv<Real>& env, int rank, Real* local,
+__device__ void solve_subgraph_task(index_t g, const TasslEnv<Real>& env, int rank, unsigned char* shared,
                                     const auto& ctx) {
-  solve_subgraph<kTasslThreads>(env.plan, g, env.b, env.x, env.rhs, rank, local, [&] { ctx.sync(); });
+  solve_subgraph<kTasslThreads>(env.plan, g, env.b, env.x, env.rhs, rank, shared, [&] { ctx.sync(); });
 }
 
 template <class Real>
 struct SolveSubgraph {
   using Item = index_t;  // the sub-graph
   static constexpr int threads = kTasslThreads;
-  static constexpr int shared_bytes = kSubgraphSharedBytes;
+  static constexpr int shared_bytes = static_cast<int>(subgraph_shared_bytes<Real>(max_subgraph<Real>()));
   static constexpr const char* name = "SolveSubgraph";
 
   template <class Ctx>
   __device__ static void execute(const Item& g, Ctx& ctx) {
     const TasslEnv<Real>& env = ctx.env();
-    solve_subgraph_task(g, env, ctx.rank(), ctx.template shared_as<Real>(), ctx);
+    solve_subgraph_task(g, env, ctx.rank(), ctx.template shared_as<unsigned char>(), ctx);
     // Every thread's x writes are before the barrier inside solve_subgraph; the fence
     // makes them visible device-wide before the successor can be released.
     for (index_t k = env.succ_ptr[g] + ctx.rank(); k < env.succ_ptr[g + 1]; k += threads) {
@@ -84,13 +84,13 @@ template <class Real>
 struct SolveLevel {
   using Item = index_t;  // the sub-graph
   static constexpr int threads = kTasslThreads;
-  static constexpr int shared_bytes = kSubgraphSharedBytes;
+  static constexpr int shared_bytes = static_cast<int>(subgraph_shared_bytes<Real>(max_subgraph<Real>()));
   static constexpr const char* name = "SolveLevel";
 
   template <class Ctx>
   __device__ static void execute(const Item& g, Ctx& ctx) {
     const TasslEnv<Real>& env = ctx.env();
-    solve_subgraph_task(g, env, ctx.rank(), ctx.template shared_as<Real>(), ctx);
+    solve_subgraph_task(g, env, ctx.rank(), ctx.template shared_as<unsigned char>(), ctx);
     const LevelView& lv = env.levels;
     if (ctx.rank() == 0 && g == lv.order[lv.level_ptr[lv.level[g]]])
       release_next_level<AdvanceLevel<SolveLevel>>(ctx, lv, lv.level[g]);

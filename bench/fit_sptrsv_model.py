@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""Fits the TASSL performance model (the paper's eq. 5) to measured solve times.
+
+    python3 bench/fit_sptrsv_model.py sweep.csv [variant]
+
+Pure Python (no numpy needed). sweep.csv comes from `bench_sptrsv --sweep`: per matrix and n_max, the model's terms
+(sub-graph levels, external and internal slots along the slowest path) and the measured
+kernel time of tassl-deps (or the wall time of tassl-kernels). A non-negative least
+squares fit of  time = alpha * levels + tau_ext * ext_slots + tau_int * int_slots
+prints the constants to put into kDefaultModel (tasks/sptrsv/analysis.hpp), and how
+well the model then ranks n_max per matrix.
+"""
+import csv
+import sys
+from collections import defaultdict
+
+
+
+def solve(m, v):
+    """Gaussian elimination for a small dense system."""
+    n = len(v)
+    a = [row[:] + [v[i]] for i, row in enumerate(m)]
+    for c in range(n):
+        p = max(range(c, n), key=lambda r: abs(a[r][c]))
+        a[c], a[p] = a[p], a[c]
+        for r in range(n):
+            if r != c and a[c][c] != 0:
+                f = a[r][c] / a[c][c]
+                a[r] = [x - f * y for x, y in zip(a[r], a[c])]
+    return [a[i][n] / a[i][i] if a[i][i] != 0 else 0.0 for i in range(n)]
+
+
+def nnls(rows, t):
+    """Least squares with non-negative coefficients (drop a negative one and refit)."""
+    active = list(range(len(rows[0])))
+    while True:
+        m = [[sum(r[i] * r[j] for r in rows) for j in active] for i in active]
+        v = [sum(r[i] * y for r, y in zip(rows, t)) for i in active]
+        c = solve(m, v)
+        if all(x >= 0 for x in c) or len(active) == 1:
+            out = [0.0] * len(rows[0])
+            for i, x in zip(active, c):
+                out[i] = max(x, 0.0)
+            return out
+        active.pop(min(range(len(c)), key=lambda k: c[k]))
+
+
+def main(path, variant):
+    rows = [r for r in csv.DictReader(open(path)) if r["variant"] == variant]
+    a = [[float(r["levels"]), float(r["path_external_slots"]), float(r["path_internal_slots"])] for r in rows]
+    t = [float(r["kernel_ms"] or r["solve_ms"]) * 1e-3 for r in rows]
+    # Relative errors matter (times span four decades): weight each row by 1 / time.
+    coef = nnls([[x / y for x in r] for r, y in zip(a, t)], [1.0] * len(t))
+    alpha, tau_ext, tau_int = coef
+    print(f"{variant}: alpha {alpha * 1e6:.3f} us, tau_external {tau_ext * 1e6:.4f} us, tau_internal {tau_int * 1e6:.4f} us")
+    pred = [sum(c * x for c, x in zip(coef, r)) for r in a]
+    errors = sorted(abs(p - y) / y for p, y in zip(pred, t))
+    print(f"median relative error {errors[len(errors) // 2]:.2%}")
+    by_matrix = defaultdict(list)
+    for r, p, m in zip(rows, pred, t):
+        by_matrix[r["matrix"]].append((int(r["n_max"]), p, m))
+    hits = 0
+    for name, xs in by_matrix.items():
+        best_pred = min(xs, key=lambda x: x[1])
+        best_meas = min(xs, key=lambda x: x[2])
+        loss = best_pred[2] / best_meas[2]
+        hits += best_pred[0] == best_meas[0]
+        print(f"  {name:24s} model picks n_max {best_pred[0]:5d} ({best_pred[2] * 1e3:.3f} ms), best {best_meas[0]:5d} "
+              f"({best_meas[2] * 1e3:.3f} ms): {loss:.2f}x")
+    print(f"model's n_max is the measured best on {hits} of {len(by_matrix)} matrices")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    main(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "tassl-deps")
