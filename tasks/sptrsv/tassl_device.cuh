@@ -129,13 +129,12 @@ __device__ void solve_subgraph(const PlanView<Real>& p, index_t g, const Real* b
         }
         return a;
       };
-      AheadEdge<Real> now = fetch(ws), soon = fetch(ws + 1);
       // One barrier per slot: no two edges of a slot share a target, no source of a slot
       // is a target in it, and the thread applying a target's last edge also divides.
-      for (index_t s = ws; s < we; ++s) {
-        const AheadEdge<Real> later = fetch(s + 2);
+      auto step = [&](index_t s, const AheadEdge<Real>& first) {
+        if (s >= we) return;  // the same for every thread of the task
         const bool external = s < first_internal;
-        if (now.valid) apply_edge(local, now.edge, external ? now.source : local[now.edge.source]);
+        if (first.valid) apply_edge(local, first.edge, external ? first.source : local[first.edge.source]);
         const index_t e_end = bounds[s - ws + 1];
         for (index_t e = bounds[s - ws] + rank + Threads; e < e_end; e += kBatch * Threads) {
           Edge<Real> batch[kBatch];
@@ -152,8 +151,17 @@ __device__ void solve_subgraph(const PlanView<Real>& p, index_t g, const Real* b
             if (e + k * Threads < e_end) apply_edge(local, batch[k], source[k]);
         }
         sync();  // also: every read of this window's bounds is done before the next window
-        now = soon;
-        soon = later;
+      };
+      // Three rotating registers sets, unrolled by hand: a loaded value is never copied
+      // (a copy would wait for the load and expose its latency in every slot).
+      AheadEdge<Real> a0 = fetch(ws), a1 = fetch(ws + 1), a2;
+      for (index_t s = ws; s < we; s += 3) {
+        a2 = fetch(s + 2);
+        step(s, a0);
+        a0 = fetch(s + 3);
+        step(s + 1, a1);
+        a1 = fetch(s + 4);
+        step(s + 2, a2);
       }
     }
     // The same thread wrote local[l] last for the next column's load: no barrier needed.
