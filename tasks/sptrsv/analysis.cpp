@@ -56,14 +56,15 @@ Candidate analyse_one(const Csr<double>& lower, index_t n_max, ModelConstants mo
   c.seconds = predicted_time(c.dag, c.s, model);
   for (index_t level = 0; level < c.dag.levels; ++level) {  // the slowest sub-graph per level, as the model sees it
     double slowest = -1;
-    index_t ext = 0, in = 0;
+    std::int64_t ext = 0, in = 0;
     for (index_t k = c.dag.level_ptr[level]; k < c.dag.level_ptr[level + 1]; ++k) {
       const index_t g = c.dag.order[k];
-      const double t = model.tau_external * c.s.external_slots[g] + model.tau_internal * c.s.internal_slots[g];
+      const std::int64_t e = slot_rounds(c.s, g, true, model.threads), i = slot_rounds(c.s, g, false, model.threads);
+      const double t = model.tau_external * e + model.tau_internal * i;
       if (t > slowest) {
         slowest = t;
-        ext = c.s.external_slots[g];
-        in = c.s.internal_slots[g];
+        ext = e;
+        in = i;
       }
     }
     c.path_external += ext;

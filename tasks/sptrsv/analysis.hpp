@@ -35,9 +35,11 @@ struct LowerSystem {
 // sparse::SingularError for a missing or zero diagonal (without unit_diagonal).
 LowerSystem make_lower_system(const Csr<double>& a, const SystemOptions& o);
 
-// Measured on an NVIDIA H200 (docs/sptrsv.md, "Choosing n_max"): a sub-graph level costs
-// one dependency hop of the runtime, a slot one task barrier plus its loads.
-inline constexpr ModelConstants kDefaultModel{2.7e-6, 0.12e-6, 0.08e-6};
+// Fitted to tassl-deps kernel times on an NVIDIA H200 (bench_sptrsv --sweep over the
+// quick set at n_max 32..6144, bench/fit_sptrsv_model.py; docs/sptrsv.md, "Choosing
+// n_max"): a sub-graph level costs a task start behind a dependency, a slot a task-wide
+// barrier and the dependent shared-memory updates before it.
+inline constexpr ModelConstants kDefaultModel{7.26e-6, 0.387e-6, 0.566e-6, kTasslThreads};
 
 struct AnalysisOptions {
   index_t n_max = 0;          // 0: choose with the model among the candidates
@@ -54,7 +56,8 @@ struct Analysis {
   index_t total_slots = 0;
   double predicted_seconds = 0;    // the model's estimate for the chosen n_max
   // Its terms: predicted = alpha * levels + tau_external * path_external_slots +
-  // tau_internal * path_internal_slots, summed over the slowest sub-graph of each level
+  // tau_internal * path_internal_slots (slot rounds, see ModelConstants::threads),
+  // summed over the slowest sub-graph of each level
   // (what a fit of the constants to measured times needs).
   std::int64_t path_external_slots = 0;
   std::int64_t path_internal_slots = 0;

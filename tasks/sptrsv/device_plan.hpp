@@ -34,6 +34,9 @@ inline constexpr index_t kDivideOnLoad = index_t(1) << 30;
 inline constexpr index_t kLastEdge = index_t(1) << 30;
 inline constexpr index_t kIndexMask = kDivideOnLoad - 1;
 
+// Threads per sub-graph task: a slot rarely holds more edges than this.
+inline constexpr int kTasslThreads = 256;
+
 // Shared memory for the unknowns of one sub-graph task: it bounds n_max.
 inline constexpr int kSubgraphSharedBytes = 48 * 1024;
 

@@ -244,6 +244,16 @@ std::string check_schedule(const Csr<double>& lower, const Partition& p, const S
   return "";
 }
 
+std::int64_t slot_rounds(const Schedule& s, index_t g, bool external, int threads) {
+  const index_t first = s.slot_ptr[g] + (external ? 0 : s.external_slots[g]);
+  const index_t count = external ? s.external_slots[g] : s.internal_slots[g];
+  if (threads <= 0) return count;
+  std::int64_t rounds = 0;
+  for (index_t t = first; t < first + count; ++t)
+    rounds += std::max<std::int64_t>(1, (s.edge_ptr[t + 1] - s.edge_ptr[t] + threads - 1) / threads);
+  return rounds;
+}
+
 double predicted_time(const SubgraphDag& dag, const Schedule& s, ModelConstants c) {
   if (dag.subgraphs != s.subgraphs)
     throw std::invalid_argument(
@@ -253,8 +263,8 @@ double predicted_time(const SubgraphDag& dag, const Schedule& s, ModelConstants 
     double slowest = 0;
     for (index_t k = dag.level_ptr[level]; k < dag.level_ptr[level + 1]; ++k) {
       const index_t g = dag.order[k];
-      slowest = std::max(
-          slowest, c.tau_external * s.external_slots[g] + c.tau_internal * s.internal_slots[g]);
+      slowest = std::max(slowest, c.tau_external * slot_rounds(s, g, true, c.threads) +
+                                      c.tau_internal * slot_rounds(s, g, false, c.threads));
     }
     t += slowest;
   }

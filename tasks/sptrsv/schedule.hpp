@@ -32,6 +32,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
@@ -77,10 +78,17 @@ struct ModelConstants {
   double alpha;         // per sub-graph level (a grid-wide synchronisation)
   double tau_external;  // per external slot
   double tau_internal;  // per internal slot
+  // Threads of the task that runs a sub-graph; 0: as many as any slot has edges (the
+  // paper's assumption). Otherwise a slot of e edges costs ceil(e / threads) rounds.
+  int threads = 0;
 };
 
+// Slot rounds of sub-graph g (external or internal slots): its slot count, or with
+// threads > 0 the sum over its slots of max(1, ceil(edges / threads)).
+std::int64_t slot_rounds(const Schedule& s, index_t g, bool external, int threads);
+
 // levels * alpha + sum over levels of the slowest sub-graph of that level, a sub-graph
-// costing tau_external * n'_slots + tau_internal * n_slots.
+// costing tau_external * n'_slots + tau_internal * n_slots (slot rounds with c.threads).
 double predicted_time(const SubgraphDag& dag, const Schedule& s, ModelConstants c);
 
 // The candidate (each >= 1, at least one; std::invalid_argument otherwise) whose

@@ -9,9 +9,6 @@
 
 namespace apiary::sptrsv {
 
-// Threads per sub-graph task: a slot rarely holds more edges than this.
-inline constexpr int kTasslThreads = 256;
-
 // One edge of the schedule. The target's diagonal travels with its last edge, so the
 // division needs no dependent load (one 24-byte record in double, 16 in float).
 template <class Real>

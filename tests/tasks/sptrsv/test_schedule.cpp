@@ -268,6 +268,22 @@ TEST(ScheduleModel, PredictedTimeFollowsEquationFive) {
   EXPECT_DOUBLE_EQ(predicted_time(subgraph_dag(two, q), build_schedule(two, q), c), 10.0 + 3 * 1.0);
 }
 
+TEST(ScheduleModel, SlotRoundsCountWideSlotsSeveralTimes) {
+  // A star: 0 -> 1..9 all internal with n_max 10: one slot of 9 edges (no two share a
+  // target), so one round with 16 threads and three with 4.
+  std::vector<std::pair<index_t, index_t>> edges;
+  for (index_t i = 1; i < 10; ++i) edges.emplace_back(0, i);
+  const Csr<double> l = from_edges(10, edges);
+  const Partition p = partition(l, 10);
+  const Schedule s = build_schedule(l, p);
+  ASSERT_EQ(s.internal_slots[0], 1);
+  EXPECT_EQ(slot_rounds(s, 0, false, 0), 1);
+  EXPECT_EQ(slot_rounds(s, 0, false, 16), 1);
+  EXPECT_EQ(slot_rounds(s, 0, false, 4), 3);
+  EXPECT_EQ(slot_rounds(s, 0, true, 4), 0);
+  EXPECT_DOUBLE_EQ(predicted_time(subgraph_dag(l, p), s, {10.0, 3.0, 1.0, 4}), 10.0 + 3 * 1.0);
+}
+
 TEST(ScheduleModel, ChooseNmaxFollowsTheConstants) {
   // A chain of 64: n_max 64 is one sub-graph with 63 internal slots; n_max 1 is 64
   // levels of one external slot each (none for the first); n_max 8 is 8 levels of
