@@ -63,8 +63,11 @@ template <class Real>
 class CusparseSolver {
  public:
   // Creates the cuSPARSE handle, the matrix and vector descriptors and the SpSV
-  // descriptor, and runs cusparseSpSV_bufferSize and cusparseSpSV_analysis.
-  explicit CusparseSolver(const sparse::Csr<double>& lower);
+  // descriptor, and runs cusparseSpSV_bufferSize and cusparseSpSV_analysis. With
+  // reversed_upper, `lower` is an upper-triangular U numbered backwards
+  // (lower(i, j) = U(n-1-i, n-1-j)) and cuSPARSE gets U itself (fill mode upper), so b
+  // and x are in U's numbering: no reversal is needed around the solve.
+  explicit CusparseSolver(const sparse::Csr<double>& lower, bool reversed_upper = false);
   CusparseSolver(CusparseSolver&&) noexcept;
   CusparseSolver& operator=(CusparseSolver&&) noexcept;
   CusparseSolver(const CusparseSolver&) = delete;

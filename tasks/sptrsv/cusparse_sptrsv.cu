@@ -25,6 +25,7 @@
 
 #include "runtime/cuda_check.hpp"
 #include "runtime/device_buffer.hpp"
+#include "sparse/transform.hpp"
 #include "tasks/sptrsv/baselines.hpp"
 #include "tasks/sptrsv/cusparse_check.hpp"
 
@@ -101,8 +102,9 @@ struct CusparseSolver<Real>::Impl {
 };
 
 template <class Real>
-CusparseSolver<Real>::CusparseSolver(const sparse::Csr<double>& lower) : impl_(std::make_unique<Impl>()) {
-  const std::vector<Real> values = detail::checked_values<Real>(lower, "CusparseSolver");
+CusparseSolver<Real>::CusparseSolver(const sparse::Csr<double>& lower, bool reversed_upper)
+    : impl_(std::make_unique<Impl>()) {
+  std::vector<Real> values = detail::checked_values<Real>(lower, "CusparseSolver");
   Impl& s = *impl_;
   s.n = lower.rows;
   if (s.n == 0) return;  // nothing to analyse; solve() returns at once
@@ -110,15 +112,24 @@ CusparseSolver<Real>::CusparseSolver(const sparse::Csr<double>& lower) : impl_(s
   const std::int64_t nnz = static_cast<std::int64_t>(lower.nnz());
   constexpr cudaDataType type = value_type<Real>();
 
-  s.row_ptr = DeviceBuffer<index_t>(std::span<const index_t>(lower.row_ptr));
-  s.col = DeviceBuffer<index_t>(std::span<const index_t>(lower.col));
+  // The user's upper triangle U(i, j) = lower(n-1-i, n-1-j), handed to cuSPARSE as such.
+  sparse::Csr<double> upper;
+  if (reversed_upper) {
+    std::vector<index_t> backwards(static_cast<std::size_t>(n));
+    for (index_t i = 0; i < s.n; ++i) backwards[i] = s.n - 1 - i;
+    upper = sparse::permute_symmetric(lower, backwards);
+    values.assign(upper.val.begin(), upper.val.end());
+  }
+  const sparse::Csr<double>& m = reversed_upper ? upper : lower;
+  s.row_ptr = DeviceBuffer<index_t>(std::span<const index_t>(m.row_ptr));
+  s.col = DeviceBuffer<index_t>(std::span<const index_t>(m.col));
   s.val = DeviceBuffer<Real>(std::span<const Real>(values));
   s.scratch = DeviceBuffer<Real>(2 * static_cast<std::size_t>(n));
 
   APIARY_CUSPARSE_CHECK(cusparseCreate(&s.handle));
   APIARY_CUSPARSE_CHECK(cusparseCreateCsr(&s.mat, n, n, nnz, s.row_ptr.data(), s.col.data(), s.val.data(),
                                           CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, type));
-  cusparseFillMode_t fill = CUSPARSE_FILL_MODE_LOWER;
+  cusparseFillMode_t fill = reversed_upper ? CUSPARSE_FILL_MODE_UPPER : CUSPARSE_FILL_MODE_LOWER;
   APIARY_CUSPARSE_CHECK(cusparseSpMatSetAttribute(s.mat, CUSPARSE_SPMAT_FILL_MODE, &fill, sizeof(fill)));
   cusparseDiagType_t diag = CUSPARSE_DIAG_TYPE_NON_UNIT;
   APIARY_CUSPARSE_CHECK(cusparseSpMatSetAttribute(s.mat, CUSPARSE_SPMAT_DIAG_TYPE, &diag, sizeof(diag)));

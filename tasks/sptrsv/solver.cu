@@ -1,10 +1,11 @@
-// make_solver: one entry point for every variant. The baselines take a lower-triangular
-// matrix in its own numbering, so for an upper-triangular system (solved as a reversed
-// lower one) they are wrapped in two reversal kernels, which are part of their time.
+// make_solver: one entry point for every variant. For an upper-triangular system (kept as
+// a reversed lower one) cuSPARSE gets the upper triangle itself; the sync-free solver
+// takes a lower matrix only, so it is wrapped in two reversal kernels, part of its time.
 #include "tasks/sptrsv/solver.hpp"
 
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "runtime/cuda_check.hpp"
 #include "runtime/device_buffer.hpp"
@@ -57,11 +58,14 @@ void reverse(const Real* in, Real* out, index_t n, int rhs, cudaStream_t stream)
 template <class Real, class Baseline>
 class BaselineSolver final : public TriangularSolver<Real> {
  public:
-  BaselineSolver(const LowerSystem& s) : inner_(s.lower), n_(s.lower.rows), reversed_(s.reversed) {}
+  // cuSPARSE solves an upper system natively; the sync-free solver needs b and x reversed.
+  static constexpr bool kNativeUpper = std::is_same_v<Baseline, CusparseSolver<Real>>;
+
+  explicit BaselineSolver(const LowerSystem& s) : inner_(make_inner(s)), n_(s.lower.rows), reversed_(s.reversed) {}
 
   void solve(const Real* d_b, Real* d_x, int rhs, cudaStream_t stream) override {
     if (rhs < 1) throw std::invalid_argument("sptrsv: rhs must be at least 1");
-    if (!reversed_) {
+    if (!reversed_ || kNativeUpper) {
       inner_.solve(d_b, d_x, rhs, stream);
       return;
     }
@@ -77,6 +81,14 @@ class BaselineSolver final : public TriangularSolver<Real> {
   double setup_ms() const override { return inner_.analysis_ms(); }
 
  private:
+  static Baseline make_inner(const LowerSystem& s) {
+    if constexpr (kNativeUpper) {
+      return Baseline(s.lower, s.reversed);
+    } else {
+      return Baseline(s.lower);
+    }
+  }
+
   Baseline inner_;
   index_t n_;
   bool reversed_;
