@@ -40,7 +40,7 @@ generic::GenericConfig load_config(const std::string& spec) {
 }
 
 std::vector<Scheduler> schedulers_of(const std::string& s) {
-  if (s == "all") return {Scheduler::megakernel, Scheduler::timesliced, Scheduler::controller};
+  if (s == "all") return available_schedulers();  // the controller only when built (APIARY_CONTROLLER)
   if (auto one = parse_scheduler(s)) return {*one};
   throw std::invalid_argument("unknown scheduler '" + s + "' (megakernel, timesliced, controller or all)");
 }

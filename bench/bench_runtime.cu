@@ -1,15 +1,18 @@
-// Runtime micro-benchmarks, each against a baseline measured in the same process:
+// Runtime micro-benchmarks under every scheduler of the build, each against a baseline
+// measured in the same process:
 //   * throughput of trivial tasks (worker size 1 and 32) vs the same work as one plain kernel;
 //   * dependency hop latency along a chain of tasks vs one kernel launch per hop and
 //     vs one CUDA graph with a node per hop;
 //   * phase switch latency with one task per phase vs one kernel launch per phase.
-// Prints a table and writes JSON (--json FILE). Every figure is the median of --reps runs.
+// Prints one table (each scheduler's ratio to the baseline and to the megakernel) and
+// writes JSON (--json FILE). Every figure is the median of --reps runs.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,10 +47,12 @@ double time_ms(const std::function<void(cudaStream_t)>& work, int reps) {
 
 struct Row {
   std::string name, unit;
+  Scheduler scheduler = Scheduler::megakernel;
   double apiary = 0;
   std::string baseline_name;
   double baseline = 0;
   bool higher_is_better = true;
+  std::uint64_t rounds = 0, launches = 0;  // of the scheduler's last run
 };
 
 // ---- trivial tasks --------------------------------------------------------------
@@ -72,30 +77,35 @@ __global__ void trivial_kernel(const unsigned* items, unsigned n, unsigned* sink
 }
 
 template <int W>
-Row bench_trivial(unsigned n, int reps) {
+std::vector<Row> bench_trivial(unsigned n, int reps, const std::vector<Scheduler>& schedulers, const RunOptions& base) {
   std::vector<unsigned> items(n);
   for (unsigned i = 0; i < n; ++i) items[i] = i;
   DeviceBuffer<unsigned> sink(1);
   DeviceBuffer<unsigned> d_items{std::span<const unsigned>(items)};
-  RunOptions opt;
+  RunOptions opt = base;
   opt.queue_capacity = n;
   using P = Program<Phaseless<Trivial<W>>>;
   Runtime<P, TrivialEnv> rt(opt, TrivialEnv{sink.data()});
-  std::vector<double> t;
-  for (int r = 0; r <= reps; ++r) {
-    rt.template seed<Trivial<W>>(items);
-    const RunStats s = rt.run(Scheduler::megakernel);
-    if (s.total_tasks() != n) throw std::runtime_error("trivial tasks: wrong task count");
-    if (r > 0) t.push_back(s.milliseconds);  // run 0 is the warm-up
-  }
-  const double base = time_ms(
+  const double base_ms = time_ms(
       [&](cudaStream_t st) {
         const unsigned long long threads = static_cast<unsigned long long>(n) * W;
         trivial_kernel<W><<<static_cast<unsigned>((threads + 255) / 256), 256, 0, st>>>(d_items.data(), n, sink.data());
       },
       reps);
-  return {"trivial tasks, worker size " + std::to_string(W), "tasks/s", n / (median(t) * 1e-3), "one plain kernel",
-          n / (base * 1e-3), true};
+  std::vector<Row> rows;
+  for (const Scheduler scheduler : schedulers) {
+    std::vector<double> t;
+    RunStats s;
+    for (int r = 0; r <= reps; ++r) {
+      rt.template seed<Trivial<W>>(items);
+      s = rt.run(scheduler);
+      if (s.total_tasks() != n) throw std::runtime_error("trivial tasks: wrong task count");
+      if (r > 0) t.push_back(s.milliseconds);  // run 0 is the warm-up
+    }
+    rows.push_back({"trivial tasks, worker size " + std::to_string(W), "tasks/s", scheduler, n / (median(t) * 1e-3),
+                    "one plain kernel", n / (base_ms * 1e-3), true, s.rounds, s.launches});
+  }
+  return rows;
 }
 
 // ---- dependency chain -----------------------------------------------------------
@@ -137,21 +147,14 @@ __global__ void hop_kernel(int k, unsigned* sink) {
   if (k < 0) sink[0] = 1;  // the same (no) work as a Hop
 }
 
-std::vector<Row> bench_chain(int n, int reps) {
+std::vector<Row> bench_chain(int n, int reps, const std::vector<Scheduler>& schedulers, const RunOptions& base) {
   auto deps = make_dependencies(n);
   DeviceBuffer<unsigned long long> stamps(2);
   DeviceBuffer<unsigned> sink(1);
-  RunOptions opt;
+  RunOptions opt = base;
   opt.waiting_capacity = 2 * n;
   using P = Program<Phase<MakeHops>, Phase<Hop>>;
   Runtime<P, ChainEnv> rt(opt, ChainEnv{deps.data(), n, stamps.data(), sink.data()});
-  std::vector<double> hop_us;
-  for (int r = 0; r <= reps; ++r) {
-    rt.seed<MakeHops>(0);
-    rt.run(Scheduler::megakernel);
-    const auto st = stamps.to_host();
-    if (r > 0) hop_us.push_back((st[1] - st[0]) * 1e-3 / (n - 1));
-  }
   // Baseline 1: one launch per hop on a stream.
   const double launch_ms = time_ms(
       [&](cudaStream_t s) {
@@ -172,9 +175,23 @@ std::vector<Row> bench_chain(int n, int reps) {
   APIARY_CUDA_CHECK(cudaGraphDestroy(graph));
   APIARY_CUDA_CHECK(cudaStreamDestroy(cap));
   const std::string name = "dependency hop (chain of " + std::to_string(n) + ")";
-  const double apiary_us = median(hop_us);
-  return {{name, "us/hop", apiary_us, "kernel launch per hop", launch_ms * 1e3 / n, false},
-          {name, "us/hop", apiary_us, "CUDA graph node", graph_ms * 1e3 / n, false}};
+  std::vector<Row> rows;
+  for (const Scheduler scheduler : schedulers) {
+    std::vector<double> hop_us;
+    RunStats s;
+    for (int r = 0; r <= reps; ++r) {
+      rt.seed<MakeHops>(0);
+      s = rt.run(scheduler);
+      const auto st = stamps.to_host();
+      if (r > 0) hop_us.push_back((st[1] - st[0]) * 1e-3 / (n - 1));
+    }
+    const double apiary_us = median(hop_us);
+    rows.push_back({name, "us/hop", scheduler, apiary_us, "kernel launch per hop", launch_ms * 1e3 / n, false,
+                    s.rounds, s.launches});
+    rows.push_back({name, "us/hop", scheduler, apiary_us, "CUDA graph node", graph_ms * 1e3 / n, false, s.rounds,
+                    s.launches});
+  }
+  return rows;
 }
 
 // ---- phase switches -------------------------------------------------------------
@@ -198,42 +215,54 @@ struct Ping {
   }
 };
 
-Row bench_phase_switch(int switches, int reps) {
+std::vector<Row> bench_phase_switch(int switches, int reps, const std::vector<Scheduler>& schedulers,
+                                    const RunOptions& base) {
   DeviceBuffer<unsigned long long> stamps(2);
   DeviceBuffer<unsigned> sink(1);
-  RunOptions opt;
+  RunOptions opt = base;
   opt.cyclic = true;
   using P = Program<Phase<Ping<0>>, Phase<Ping<1>>>;
   Runtime<P, SwitchEnv> rt(opt, SwitchEnv{switches, stamps.data()});
-  std::vector<double> us;
-  for (int r = 0; r <= reps; ++r) {
-    rt.seed<Ping<0>>(0);
-    const RunStats s = rt.run(Scheduler::megakernel);
-    if (s.phase_switches != static_cast<std::uint64_t>(switches - 1)) throw std::runtime_error("phase switch count");
-    const auto st = stamps.to_host();
-    if (r > 0) us.push_back((st[1] - st[0]) * 1e-3 / (switches - 1));
-  }
   const double launch_ms = time_ms(
       [&](cudaStream_t s) {
         for (int k = 0; k < switches; ++k) hop_kernel<<<1, 1, 0, s>>>(k, sink.data());
       },
       reps);
-  return {"phase switch (one task per phase)", "us/switch", median(us), "kernel launch per phase",
-          launch_ms * 1e3 / switches, false};
+  std::vector<Row> rows;
+  for (const Scheduler scheduler : schedulers) {
+    std::vector<double> us;
+    RunStats s;
+    for (int r = 0; r <= reps; ++r) {
+      rt.seed<Ping<0>>(0);
+      s = rt.run(scheduler);
+      if (s.phase_switches != static_cast<std::uint64_t>(switches - 1)) throw std::runtime_error("phase switch count");
+      const auto st = stamps.to_host();
+      if (r > 0) us.push_back((st[1] - st[0]) * 1e-3 / (switches - 1));
+    }
+    rows.push_back({"phase switch (one task per phase)", "us/switch", scheduler, median(us), "kernel launch per phase",
+                    launch_ms * 1e3 / switches, false, s.rounds, s.launches});
+  }
+  return rows;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Apiary runtime micro-benchmarks (megakernel scheduler)"};
+  CLI::App app{"Apiary runtime micro-benchmarks under every scheduler of the build"};
   int reps = 5;
   unsigned tasks = 1u << 24;
   int chain = 10000;
   std::string json_path;
+  std::vector<std::string> scheduler_names;
+  RunOptions base;
   app.add_option("--reps", reps, "timed repetitions (median reported)")->check(CLI::PositiveNumber);
   app.add_option("--tasks", tasks, "trivial tasks per run")->check(CLI::PositiveNumber);
   app.add_option("--chain", chain, "length of the dependency chain and number of phase switches")
       ->check(CLI::Range(2, 1 << 24));
+  app.add_option("--scheduler", scheduler_names, "schedulers to run (default: every one this build has)");
+  app.add_option("--drain-us", base.drain_microseconds,
+                 "timesliced, controller: RunOptions::drain_microseconds (how long a worker block keeps claiming)")
+      ->capture_default_str();
   app.add_option("--json", json_path, "write the results as JSON");
   CLI11_PARSE(app, argc, argv);
   try {
@@ -241,31 +270,65 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "bench_runtime: no GPU available (%s)\n", reason->c_str());
       return 1;
     }
+    std::vector<Scheduler> schedulers;
+    for (const std::string& name : scheduler_names) {
+      const std::optional<Scheduler> s = parse_scheduler(name);
+      if (!s) throw std::invalid_argument("unknown scheduler '" + name + "'");
+      schedulers.push_back(*s);
+    }
+    if (schedulers.empty()) schedulers = available_schedulers();
     const DeviceInfo dev = query_device();
     std::printf("device: %s\n", describe(dev).c_str());
     std::vector<Row> rows;
-    rows.push_back(bench_trivial<1>(tasks, reps));
-    rows.push_back(bench_trivial<32>(tasks / 8, reps));
-    for (const Row& r : bench_chain(chain, reps)) rows.push_back(r);
-    rows.push_back(bench_phase_switch(chain, reps));
+    auto add = [&](std::vector<Row> more) { rows.insert(rows.end(), more.begin(), more.end()); };
+    add(bench_trivial<1>(tasks, reps, schedulers, base));
+    add(bench_trivial<32>(tasks / 8, reps, schedulers, base));
+    add(bench_chain(chain, reps, schedulers, base));
+    add(bench_phase_switch(chain, reps, schedulers, base));
 
-    std::printf("\n%-38s %14s %-10s %-24s %14s %8s\n", "benchmark", "apiary", "unit", "baseline", "baseline", "ratio");
+    // The megakernel's figure for the same benchmark and baseline, when it ran.
+    auto megakernel_value = [&](const Row& row) -> std::optional<double> {
+      for (const Row& r : rows)
+        if (r.scheduler == Scheduler::megakernel && r.name == row.name && r.baseline_name == row.baseline_name)
+          return r.apiary;
+      return std::nullopt;
+    };
+    std::printf("\n%-38s %-11s %12s %-10s %-24s %12s %9s %9s %8s %9s\n", "benchmark", "scheduler", "apiary", "unit",
+                "baseline", "baseline", "ratio", "vs mega", "rounds", "launches");
     nlohmann::json out = nlohmann::json::array();
     for (const Row& r : rows) {
-      // ratio > 1 means Apiary is better
+      // ratios > 1: this scheduler is better (than the baseline, than the megakernel)
       const double ratio = r.higher_is_better ? r.apiary / r.baseline : r.baseline / r.apiary;
-      std::printf("%-38s %14.4g %-10s %-24s %14.4g %7.2fx\n", r.name.c_str(), r.apiary, r.unit.c_str(),
-                  r.baseline_name.c_str(), r.baseline, ratio);
-      out.push_back({{"benchmark", r.name},
-                     {"unit", r.unit},
-                     {"apiary", r.apiary},
-                     {"baseline", r.baseline_name},
-                     {"baseline_value", r.baseline},
-                     {"ratio_apiary_better", ratio}});
+      const std::optional<double> mega = megakernel_value(r);
+      const double vs_mega = !mega ? 0 : (r.higher_is_better ? r.apiary / *mega : *mega / r.apiary);
+      std::printf("%-38s %-11s %12.4g %-10s %-24s %12.4g %8.2fx", r.name.c_str(), to_string(r.scheduler).data(),
+                  r.apiary, r.unit.c_str(), r.baseline_name.c_str(), r.baseline, ratio);
+      if (mega) {
+        std::printf(" %8.2fx", vs_mega);
+      } else {
+        std::printf(" %9s", "-");
+      }
+      std::printf(" %8llu %9llu\n", static_cast<unsigned long long>(r.rounds),
+                  static_cast<unsigned long long>(r.launches));
+      nlohmann::json entry = {{"benchmark", r.name},
+                              {"scheduler", std::string(to_string(r.scheduler))},
+                              {"unit", r.unit},
+                              {"apiary", r.apiary},
+                              {"baseline", r.baseline_name},
+                              {"baseline_value", r.baseline},
+                              {"ratio_apiary_better", ratio},
+                              {"rounds", r.rounds},
+                              {"launches", r.launches}};
+      if (mega) entry["ratio_vs_megakernel"] = vs_mega;
+      out.push_back(entry);
     }
-    std::printf("(ratio > 1: Apiary better than the baseline)\n");
+    std::printf("(ratio, vs mega > 1: this scheduler better than the baseline, than the megakernel; rounds and "
+                "launches of its last run)\n");
     if (!json_path.empty()) {
-      nlohmann::json doc = {{"device", dev.name}, {"reps", reps}, {"results", out}};
+      nlohmann::json doc = {{"device", dev.name},
+                            {"reps", reps},
+                            {"drain_microseconds", base.drain_microseconds},
+                            {"results", out}};
       std::ofstream(json_path) << doc.dump(2) << "\n";
     }
   } catch (const std::exception& e) {

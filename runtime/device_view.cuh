@@ -32,6 +32,11 @@ struct DeviceView {
   std::uint32_t trace_capacity = 0;
   WatchdogReport* report = nullptr;  // mapped host memory
   unsigned long long watchdog_ns = 0;
+  unsigned long long drain_ns = 0;   // timesliced, controller: RunOptions::drain_microseconds
+  // controller, per queue: worker blocks launched and not yet finished, and those of
+  // them that have not yet started (made their first claim).
+  long long* workers_in_flight = nullptr;
+  long long* workers_not_started = nullptr;
   bool cyclic = false;
   Env env{};
 

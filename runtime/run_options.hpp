@@ -13,6 +13,10 @@ struct RunOptions {
   std::uint32_t trace_capacity = 1u << 22;   // records kept when tracing
   double watchdog_seconds = 10.0;            // abort after this long without progress; 0: off
   int blocks_per_sm = 0;                     // megakernel: 0 = as many as fit
+  // timesliced and controller: how long a worker block keeps claiming further batches of
+  // its own task type before it leaves (work its queue receives meanwhile runs without
+  // waiting for the next launch); 0: one batch per block.
+  double drain_microseconds = 100.0;
 };
 
 }  // namespace apiary

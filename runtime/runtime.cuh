@@ -23,6 +23,7 @@
 #include "runtime/device_buffer.hpp"
 #include "runtime/device_view.cuh"
 #include "runtime/errors.hpp"
+#include "runtime/launch_resources.hpp"
 #include "runtime/run_options.hpp"
 #include "runtime/scheduler.hpp"
 #include "runtime/stats.hpp"
@@ -69,6 +70,7 @@ class Runtime {
     wait_queue_ = DeviceBuffer<std::uint32_t>(options_.waiting_capacity);
     wait_items_ = DeviceBuffer<unsigned char>(std::size_t{options_.waiting_capacity} * View::wait_stride);
     wait_state_.fill_zero();
+    workers_ = DeviceBuffer<long long>(2 * kTypes);
     if (options_.trace) {
       trace_ = DeviceBuffer<TraceRecord>(options_.trace_capacity);
       trace_count_ = DeviceBuffer<unsigned long long>(1);
@@ -112,6 +114,7 @@ class Runtime {
     counters_.fill_zero(stream);
     phase_pending_.fill_zero(stream);
     wait_state_.fill_zero(stream);
+    workers_.fill_zero(stream);
     if (options_.trace) trace_count_.fill_zero(stream);
     std::vector<QueueCounters> counters(kTypes);
     std::vector<long long> pending(std::max<std::size_t>(kPhases, 1), 0);
@@ -165,6 +168,9 @@ class Runtime {
     v.trace_capacity = options_.trace ? options_.trace_capacity : 0;
     v.report = report_.device();
     v.watchdog_ns = static_cast<unsigned long long>(options_.watchdog_seconds * 1e9);
+    v.drain_ns = static_cast<unsigned long long>(std::max(options_.drain_microseconds, 0.0) * 1e3);
+    v.workers_in_flight = workers_.data();
+    v.workers_not_started = workers_.data() + kTypes;
     v.cyclic = options_.cyclic;
     v.env = env_;
     return v;
@@ -201,6 +207,13 @@ class Runtime {
                            "RunOptions::cyclic"));
       case ErrorCode::bad_dependency:
         throw RunError(cat("enqueue_after<", names.at(control.error_queue), "> was given a negative predecessor count"));
+      case ErrorCode::launch_failed:
+        throw RunError(cat("a device-side launch of ",
+                           control.error_queue >= 0 && control.error_queue < static_cast<int>(kTypes)
+                               ? "the worker kernel of task type " + names[control.error_queue]
+                               : std::string("the controller kernel"),
+                           " failed: ", cudaGetErrorName(static_cast<cudaError_t>(control.error_detail)), " (",
+                           cudaGetErrorString(static_cast<cudaError_t>(control.error_detail)), ")"));
     }
     if (control.waiting > 0) throw TasksLeftWaitingError(left_waiting_message(control.waiting));
 
@@ -219,6 +232,9 @@ class Runtime {
     }
     for_each_queue<P>([&]<std::size_t Q>() { s.types[Q].threads = P::template type_at<Q>::threads; });
     s.phase_switches = control.phase_switches;
+    s.rounds = control.rounds;
+    s.launches = control.launches;
+    s.blocks = control.max_grid;  // the controller's largest worker grid; other schedulers set their own
     s.peak_waiting = static_cast<std::uint64_t>(control.peak_waiting);
     s.waiting_capacity = options_.waiting_capacity;
     if (options_.trace) {
@@ -234,6 +250,9 @@ class Runtime {
   }
 
   std::uint32_t capacity(std::size_t q) const { return capacity_[q]; }
+
+  // Streams, events and mapped words of the host-driven schedulers, kept across runs.
+  LaunchResources& launch_resources() { return launch_; }
 
  private:
   void allocate_queue(std::size_t q, std::uint32_t capacity) {
@@ -296,7 +315,9 @@ class Runtime {
   DeviceBuffer<TraceRecord> trace_;
   DeviceBuffer<unsigned long long> trace_count_;
   MappedHostBuffer<WatchdogReport> report_;
+  DeviceBuffer<long long> workers_;  // controller: in-flight and not-started worker blocks per queue
   std::vector<TraceRecord> trace_records_;
+  LaunchResources launch_;
 };
 
 }  // namespace apiary

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace apiary {
 
@@ -16,6 +17,17 @@ inline std::string_view to_string(Scheduler s) {
     case Scheduler::controller: return "controller";
   }
   return "unknown";
+}
+
+// The schedulers this build can run. The controller needs dynamic parallelism, hence
+// relocatable device code for every program: it is built only with the CMake option
+// APIARY_CONTROLLER=ON, which defines APIARY_WITH_CONTROLLER.
+inline std::vector<Scheduler> available_schedulers() {
+#if defined(APIARY_WITH_CONTROLLER) && APIARY_WITH_CONTROLLER
+  return {Scheduler::megakernel, Scheduler::timesliced, Scheduler::controller};
+#else
+  return {Scheduler::megakernel, Scheduler::timesliced};
+#endif
 }
 
 inline std::optional<Scheduler> parse_scheduler(std::string_view s) {

@@ -16,6 +16,7 @@ enum class ErrorCode : int {
   watchdog = 3,
   phase_order = 4,        // work entered a finished phase of a non-cyclic program
   bad_dependency = 5,     // negative predecessor count
+  launch_failed = 6,      // a device-side kernel launch failed (controller); RunControl::error_detail says why
 };
 
 // Run-wide counters. `active` counts queued + running tasks: when it reads 0 nothing
@@ -28,14 +29,18 @@ struct RunControl {
   unsigned long long phase_word = 0;
   int abort = 0;             // set on error: every loop and spin polls it
   int error = 0;             // ErrorCode of the first error
-  int error_queue = -1;      // queue the error concerns
+  int error_queue = -1;      // queue the error concerns (-1: none, e.g. the controller's own launch)
+  int error_detail = 0;      // launch_failed: the cudaError_t of the failed launch
   int live_blocks = 0;       // megakernel blocks still in their loop
-  int done = 0;
+  int done = 0;              // the run is over; timesliced and controller set it only once no worker runs
   long long active = 0;
   long long waiting = 0;
   long long peak_waiting = 0;
   unsigned long long phase_switches = 0;
   unsigned long long last_progress_ns = 0;
+  unsigned long long rounds = 0;    // controller: generations of the controller kernel (statistics)
+  unsigned long long launches = 0;  // controller: worker kernels launched from the device (statistics)
+  int max_grid = 0;                 // controller: largest worker grid launched (statistics)
 };
 
 inline constexpr int kSwitching = -1;

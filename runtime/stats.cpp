@@ -44,6 +44,8 @@ nlohmann::json to_json(const RunStats& s) {
           {"waiting_capacity", s.waiting_capacity},
           {"blocks", s.blocks},
           {"threads_per_block", s.threads_per_block},
+          {"rounds", s.rounds},
+          {"launches", s.launches},
           {"types", types}};
 }
 

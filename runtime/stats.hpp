@@ -29,7 +29,9 @@ struct RunStats {
   std::uint64_t peak_waiting = 0;
   std::uint32_t waiting_capacity = 0;
   int blocks = 0;             // persistent blocks (megakernel) or largest grid launched
-  int threads_per_block = 0;
+  int threads_per_block = 0;  // megakernel: its blocks; timesliced, controller: the largest worker block
+  std::uint64_t rounds = 0;    // timesliced: host rounds; controller: controller generations; megakernel: 0
+  std::uint64_t launches = 0;  // kernels launched to run tasks (megakernel: 1)
   std::uint64_t trace_records = 0;
 
   std::uint64_t total_tasks() const;

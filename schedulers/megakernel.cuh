@@ -16,6 +16,7 @@
 #include "runtime/cuda_check.hpp"
 #include "runtime/event_timer.hpp"
 #include "runtime/runtime.cuh"
+#include "schedulers/execute.cuh"
 
 namespace apiary::megakernel {
 
@@ -25,9 +26,8 @@ struct Config {
   static constexpr int block_threads = P::max_threads > 256 ? P::max_threads : 256;
   // Multi-warp tasks need a named barrier each (ids 1..15).
   template <class T>
-  static constexpr int batch = T::threads >= 64 ? std::min(block_threads / T::threads, 15)
-                                                 : block_threads / T::threads;
-  static constexpr std::size_t align16(std::size_t b) { return (b + 15) / 16 * 16; }
+  static constexpr int batch = sched::batch_size(T::threads, block_threads);
+  static constexpr std::size_t align16(std::size_t b) { return sched::align16(b); }
   static constexpr std::size_t stage_bytes = [] {
     std::size_t m = 16;
     for_each_queue<P>([&]<std::size_t Q>() {
@@ -45,7 +45,14 @@ struct Config {
     return m;
   }();
   static constexpr std::size_t shared_bytes = stage_bytes + task_shared_bytes;
+#if defined(__CUDACC_RDC__)
+  // Relocatable device code (the build with the controller scheduler) compiles a task's
+  // non-inlined function apart from the kernel that calls it: ptxas cannot hold it to
+  // the kernel's register cap and refuses a cap it exceeds. No minimum there.
+  static constexpr int min_blocks = 1;
+#else
   static constexpr int min_blocks = block_threads <= 512 ? 2 : 1;
+#endif
 };
 
 struct Claim {
@@ -57,89 +64,25 @@ struct Claim {
   int local;  // the one task in the block's continuation slot, not a queue batch
 };
 
-// Block-wide barrier for the scheduler's own steps, entered with every warp
-// reconverged (thread 0 often arrives late from a branch of its own).
-__device__ inline void block_barrier() {
-  __syncwarp();
-  __syncthreads();
-}
+using sched::block_barrier;
+using sched::phase_has_ready_work;
+using sched::switch_phase;
 
+// The block that found the run without progress: report, abort, give the other
+// blocks time to leave; a task that never returns would keep the kernel alive
+// forever, so then stop it (the host reads the report in mapped memory).
 template <class V>
 __device__ void watchdog_fire(const V& v, unsigned long long idle_ns) {
-  using P = typename V::Program;
-  int expected = 0;
-  if (!atomic_ref<int>(v.control->error).compare_exchange_strong(expected, static_cast<int>(ErrorCode::watchdog))) {
+  if (!sched::claim_watchdog_error(v)) {
     atomic_ref<int>(v.control->abort).store(1);
     return;
   }
-  volatile WatchdogReport* r = v.report;
-  r->phase = phase_of_word(atomic_ref<unsigned long long>(v.control->phase_word).load());
-  r->active = atomic_ref<long long>(v.control->active).load();
-  r->waiting = atomic_ref<long long>(v.control->waiting).load();
-  r->idle_ns = idle_ns;
-  r->queue_count = static_cast<int>(P::type_count);
-  for (std::size_t q = 0; q < P::type_count && q < kMaxReportedQueues; ++q) r->fill[q] = queue_fill(v.queues[q]);
-  __threadfence_system();
-  r->fired = 1;
-  __threadfence_system();
-  atomic_ref<int>(v.control->abort).store(1);
-  // Give the other blocks time to leave; a task that never returns would keep the
-  // kernel alive forever, so then stop it (the host reads the report above).
-  const unsigned long long grace = std::min<unsigned long long>(v.watchdog_ns / 2 + 1, 2000000000ull);
+  sched::write_watchdog_report(v, idle_ns);
+  const unsigned long long grace = sched::watchdog_grace_ns(v);
   const unsigned long long t0 = global_time_ns();
   while (atomic_ref<int>(v.control->live_blocks).load() > 1) {
     if (global_time_ns() - t0 > grace) __trap();
     __nanosleep(1000);
-  }
-}
-
-template <class V>
-__device__ bool phase_has_ready_work(const V& v, int phase) {
-  using P = typename V::Program;
-  constexpr auto phase_begin = P::phase_begin;
-  for (std::size_t q = phase_begin[phase]; q < phase_begin[phase + 1]; ++q)
-    if (atomic_ref<long long>(v.queues[q].counters->ready).load(cuda::std::memory_order_relaxed) > 0) return true;
-  return false;
-}
-
-// Called by the block that saw the current phase drained: takes the phase word from
-// (phase, no claim in flight) to the switching state — the CAS fails while any block
-// is inside a claim of the phase, and the switch is simply retried later — re-checks
-// that the phase is still drained, and moves to the next phase with work (wrapping
-// around only in cyclic programs).
-template <class V>
-__device__ void switch_phase(const V& v, int phase) {
-  using P = typename V::Program;
-  constexpr auto phase_begin = P::phase_begin;
-  constexpr int phases = static_cast<int>(P::phase_count);
-  RunControl* ctl = v.control;
-  atomic_ref<unsigned long long> word(ctl->phase_word);
-  unsigned long long expected = phase_word(phase);
-  if (!word.compare_exchange_strong(expected, phase_word(kSwitching), cuda::std::memory_order_acq_rel)) return;
-  int next = -1;
-  if (atomic_ref<long long>(v.phase_pending[phase]).load(cuda::std::memory_order_acquire) == 0) {
-    for (int k = 1; k <= phases; ++k) {
-      const int p = (phase + k) % phases;
-      if (atomic_ref<long long>(v.phase_pending[p]).load(cuda::std::memory_order_acquire) > 0) {
-        next = p;
-        break;
-      }
-    }
-  }
-  if (next >= 0 && next <= phase && !v.cyclic) {
-    raise_error(v, ErrorCode::phase_order, static_cast<int>(phase_begin[next]));
-    next = -1;
-  }
-  if (next >= 0) {
-    atomic_ref<unsigned long long>(ctl->phase_switches).fetch_add(1, cuda::std::memory_order_relaxed);
-    atomic_ref<unsigned long long>(ctl->last_progress_ns).store(global_time_ns(), cuda::std::memory_order_relaxed);
-  }
-  // Blocks may hold a token for a moment (they saw kSwitching and are backing out):
-  // keep the token count, replace the phase.
-  const int target = next >= 0 ? next : phase;
-  unsigned long long w = word.load(cuda::std::memory_order_relaxed);
-  while (!word.compare_exchange_weak(w, (w & ~0xffffffffull) | static_cast<unsigned>(target),
-                                     cuda::std::memory_order_release, cuda::std::memory_order_relaxed)) {
   }
 }
 
@@ -234,45 +177,15 @@ __device__ void run_batch(const V& v, Claim& claim, unsigned char* smem, LocalSl
     }
   } else {
     block_barrier();
-    for (unsigned i = threadIdx.x; i < claim.count; i += blockDim.x)
-      if (!queue_take(v.queues[Q], claim.first + i, &items[i], &v.control->abort)) s_aborted = 1;
+    sched::stage_claimed<Q>(v, claim.first, claim.count, items, &s_aborted);
   }
   block_barrier();
 
-  constexpr int phase = P::phase_of_queue[Q];
-  const unsigned group = threadIdx.x / T::threads;
-  if (group < claim.count && !s_aborted) {
-    TaskBarrier<T::threads> barrier;
-    if constexpr (T::threads < 32) {
-      const unsigned lane = threadIdx.x % 32;
-      barrier.lane_mask = ((1u << T::threads) - 1u) << (lane / T::threads * T::threads);
-    } else if constexpr (T::threads > 32) {
-      barrier.barrier_id = T::threads == C::block_threads ? 0 : 1 + static_cast<int>(group);
-    }
-    unsigned char* task_shared = smem + C::stage_bytes + group * C::align16(T::shared_bytes);
-    const Continuation cont{&local.full, &local.queue, local.item, phase};
-    TaskContext<V, T> ctx(v, static_cast<int>(threadIdx.x % T::threads), task_shared, barrier, &cont);
-    unsigned long long start = 0;
-    if constexpr (Trace) start = global_time_ns();
-    T::execute(items[group], ctx);
-    if constexpr (Trace) {
-      ctx.sync();
-      if (ctx.rank() == 0) {
-        const unsigned long long k = atomic_ref<unsigned long long>(*v.trace_count).fetch_add(1);
-        if (k < v.trace_capacity) v.trace[k] = TraceRecord{static_cast<std::uint32_t>(Q), sm_id(), start, global_time_ns()};
-      }
-    }
-  }
+  const Continuation cont{&local.full, &local.queue, local.item, P::phase_of_queue[Q]};
+  sched::execute_batch<Q, Trace, C::block_threads>(v, items, claim.count, smem + C::stage_bytes, s_aborted != 0,
+                                                   &cont);
   block_barrier();
-  if (threadIdx.x == 0) {
-    const unsigned n = claim.count;
-    atomic_ref<unsigned long long>(v.queues[Q].counters->executed).fetch_add(n, cuda::std::memory_order_relaxed);
-    // Release: the batch's effects (and the tasks it created, counted before) become
-    // visible to whoever sees these counters drop.
-    if constexpr (phase >= 0) atomic_ref<long long>(v.phase_pending[phase]).fetch_sub(n, cuda::std::memory_order_release);
-    atomic_ref<long long>(v.control->active).fetch_sub(n, cuda::std::memory_order_release);
-    atomic_ref<unsigned long long>(v.control->last_progress_ns).store(global_time_ns(), cuda::std::memory_order_relaxed);
-  }
+  if (threadIdx.x == 0) sched::retire_batch<Q>(v, claim.count);
 }
 
 template <class V, bool Trace>
@@ -341,6 +254,7 @@ RunStats run(R& rt, cudaStream_t stream) {
   s.milliseconds = timer.elapsed_ms();
   s.blocks = blocks;
   s.threads_per_block = C::block_threads;
+  s.launches = 1;
   return s;
 }
 

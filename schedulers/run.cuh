@@ -7,7 +7,9 @@
 #include <string>
 
 #include "runtime/runtime.cuh"
+#include "schedulers/controller.cuh"
 #include "schedulers/megakernel.cuh"
+#include "schedulers/timesliced.cuh"
 
 namespace apiary {
 
@@ -15,11 +17,10 @@ template <class P, class Env>
 RunStats Runtime<P, Env>::run(Scheduler scheduler, cudaStream_t stream) {
   switch (scheduler) {
     case Scheduler::megakernel: return megakernel::run(*this, stream);
-    case Scheduler::timesliced:
-    case Scheduler::controller: break;
+    case Scheduler::timesliced: return timesliced::run(*this, stream);
+    case Scheduler::controller: return controller::run(*this, stream);  // throws when not built
   }
-  throw std::invalid_argument("scheduler '" + std::string(to_string(scheduler)) +
-                              "' is not implemented yet (available: megakernel)");
+  throw std::invalid_argument("unknown scheduler " + std::to_string(static_cast<int>(scheduler)));
 }
 
 }  // namespace apiary

@@ -12,7 +12,8 @@
 
 namespace apiary::testing {
 
-inline auto all_schedulers() { return ::testing::Values(Scheduler::megakernel); }
+// Every scheduler this build can run (the controller only with -DAPIARY_CONTROLLER=ON).
+inline auto all_schedulers() { return ::testing::ValuesIn(available_schedulers()); }
 
 inline std::string scheduler_name(const ::testing::TestParamInfo<Scheduler>& info) {
   return std::string(to_string(info.param));

@@ -94,6 +94,54 @@ TEST_P(QueueGpu, RingWrapsAroundManyTimes) {
   EXPECT_LE(s.types[0].peak_fill, 2048u);
 }
 
+// Statistics of how each scheduler ran the program: the megakernel is one launch; the
+// kernel-launching schedulers count their rounds (generations) and worker launches.
+TEST_P(QueueGpu, StatisticsCountRoundsAndLaunches) {
+  DeviceBuffer<unsigned> seen(1024);
+  seen.fill_zero();
+  RunOptions opt;
+  opt.queue_capacity = 2048;
+  const unsigned hops = 20;
+  Runtime<Program<Phaseless<Relay>>, FanEnv> rt(opt, FanEnv{0, hops, seen.data()});
+  std::vector<unsigned> ids(1024);
+  for (unsigned i = 0; i < 1024; ++i) ids[i] = i;
+  rt.seed<Relay>(ids);
+  const RunStats s = rt.run(GetParam());
+  EXPECT_EQ(s.total_tasks(), 1024u * hops);
+  if (GetParam() == Scheduler::megakernel) {
+    EXPECT_EQ(s.launches, 1u);
+    EXPECT_EQ(s.rounds, 0u);
+  } else {
+    EXPECT_GE(s.rounds, 1u);
+    EXPECT_GE(s.launches, 1u);
+    EXPECT_GE(s.blocks, 1);
+    EXPECT_EQ(s.threads_per_block, 256);  // 256 one-thread Relay tasks per worker block
+  }
+}
+
+// The time-sliced scheduler without draining: each worker block claims one batch, the
+// round's grid covers exactly the relays queued at its start (claims are FIFO), and each
+// relay's next hop waits for the next round: one round and one launch per hop.
+TEST(Timesliced, WithoutDrainingEveryRoundRunsOneHopPerRelay) {
+  APIARY_REQUIRE_GPU();
+  DeviceBuffer<unsigned> seen(1024);
+  seen.fill_zero();
+  RunOptions opt;
+  opt.queue_capacity = 2048;
+  opt.drain_microseconds = 0;
+  const unsigned hops = 30;
+  Runtime<Program<Phaseless<Relay>>, FanEnv> rt(opt, FanEnv{0, hops, seen.data()});
+  std::vector<unsigned> ids(1024);
+  for (unsigned i = 0; i < 1024; ++i) ids[i] = i;
+  rt.seed<Relay>(ids);
+  const RunStats s = rt.run(Scheduler::timesliced);
+  for (unsigned c : seen.to_host()) ASSERT_EQ(c, hops);
+  EXPECT_EQ(s.rounds, hops);
+  EXPECT_EQ(s.launches, hops);
+  EXPECT_EQ(s.blocks, 4);  // 1024 relays / 256 per block
+  EXPECT_EQ(s.types[0].peak_fill, 1024u);
+}
+
 TEST_P(QueueGpu, OverflowIsReportedWithQueueAndCapacity) {
   DeviceBuffer<unsigned> seen(64 * 4096);
   seen.fill_zero();

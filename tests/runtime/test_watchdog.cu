@@ -1,8 +1,13 @@
 // A task that never returns: the watchdog reports and stops the kernel instead of
-// hanging the GPU. This leaves the CUDA context unusable, hence its own process.
+// hanging the GPU, under every scheduler (the megakernel traps its own kernel; the
+// timesliced and controller schedulers' guard kernel traps the stuck worker). This
+// leaves the CUDA context unusable, so each run gets a process of its own: a death test
+// in the "threadsafe" style, which re-executes this binary for the run.
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "schedulers/run.cuh"
@@ -23,23 +28,42 @@ struct Stuck {
 };
 using StuckProgram = Program<Phaseless<Stuck>>;
 
-TEST(Watchdog, StopsAKernelWhoseTaskNeverReturns) {
-  APIARY_REQUIRE_GPU();
+// In the child process: run, check the error, and exit 0 only when it is the expected one.
+[[noreturn]] void run_stuck_program(Scheduler scheduler) {
   RunOptions opt;
   opt.watchdog_seconds = 0.5;
-  Runtime<StuckProgram> rt(opt);
-  rt.seed<Stuck>(0);
+  int code = 1;
   const auto t0 = std::chrono::steady_clock::now();
   try {
-    rt.run(Scheduler::megakernel);
-    FAIL() << "expected the watchdog";
+    Runtime<StuckProgram> rt(opt);
+    rt.seed<Stuck>(0);
+    rt.run(scheduler);
+    std::fprintf(stderr, "expected the watchdog, the run succeeded\n");
   } catch (const WatchdogError& e) {
     const std::string msg = e.what();
-    EXPECT_NE(msg.find("never returned"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("1 task(s) queued or running"), std::string::npos) << msg;
+    const bool in_time = std::chrono::steady_clock::now() - t0 < std::chrono::seconds(20);
+    if (msg.find("never returned") != std::string::npos &&
+        msg.find("1 task(s) queued or running") != std::string::npos && in_time) {
+      code = 0;
+    } else {
+      std::fprintf(stderr, "unexpected watchdog report%s: %s\n", in_time ? "" : " (after 20 s)", msg.c_str());
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "expected a WatchdogError, got: %s\n", e.what());
   }
-  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(20));
+  std::fflush(stderr);
+  std::_Exit(code);  // no clean-up in a dead CUDA context
 }
+
+class WatchdogDeathTest : public apiary::testing::SchedulerTest {};
+
+TEST_P(WatchdogDeathTest, StopsAKernelWhoseTaskNeverReturns) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(run_stuck_program(GetParam()), ::testing::ExitedWithCode(0), "");
+}
+
+INSTANTIATE_TEST_SUITE_P(Schedulers, WatchdogDeathTest, apiary::testing::all_schedulers(),
+                         apiary::testing::scheduler_name);
 
 }  // namespace
 }  // namespace apiary

@@ -1,0 +1,157 @@
+// The per-type worker kernels of the schedulers that launch kernels (timesliced from a
+// host loop, controller from the device), and the watchdog guard that runs beside them.
+//
+// A worker kernel is a template instantiated per queue index, so each task type gets
+// its own register allocation and block shape (WorkerShape). Its blocks claim batches
+// from the type's queue with the queue's own protocol (queue_claim, queue_take), so items
+// that other kernels push meanwhile stay correct, run them with the code the megakernel
+// uses (execute.cuh) and lower the same counters, so statistics agree across schedulers.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <string>
+
+#include "runtime/cuda_check.hpp"
+#include "runtime/errors.hpp"
+#include "runtime/text.hpp"
+#include "schedulers/execute.cuh"
+
+namespace apiary::sched {
+
+// One block: claim a batch, run it, and keep claiming further batches of the same queue
+// while it has some and RunOptions::drain_microseconds have not passed since the block
+// started (the first batch is always claimed); then leave. A block claims nothing once
+// the run is aborted. With Counted (controller) the block takes itself out of the
+// controller's per-queue counts: not started after its first claim, in flight at its end.
+template <class V, std::size_t Q, bool Trace, bool Counted>
+__global__ void __launch_bounds__(WorkerShape<typename V::Program::template type_at<Q>>::block_threads)
+    worker_kernel(const V v) {
+  using P = typename V::Program;
+  using T = typename P::template type_at<Q>;
+  using S = WorkerShape<T>;
+  using Item = typename T::Item;
+  extern __shared__ __align__(16) unsigned char smem[];
+  __shared__ unsigned s_count;
+  __shared__ unsigned long long s_first;
+  __shared__ int s_aborted;
+  Item* items = reinterpret_cast<Item*>(smem);
+  const unsigned long long t0 = threadIdx.x == 0 ? global_time_ns() : 0;
+  for (unsigned round = 0;; ++round) {
+    if (threadIdx.x == 0) {
+      unsigned long long first = 0;
+      unsigned count = 0;
+      if (!aborted(v) && (round == 0 || global_time_ns() - t0 < v.drain_ns))
+        count = queue_claim(v.queues[Q], static_cast<std::uint32_t>(S::batch), &first);
+      if constexpr (Counted) {
+        if (round == 0) atomic_ref<long long>(v.workers_not_started[Q]).fetch_sub(1, cuda::std::memory_order_relaxed);
+      }
+      s_count = count;
+      s_first = first;
+      s_aborted = 0;
+    }
+    block_barrier();
+    const unsigned count = s_count;
+    if (count == 0) break;
+    stage_claimed<Q>(v, s_first, count, items, &s_aborted);
+    block_barrier();
+    execute_batch<Q, Trace, S::block_threads>(v, items, count, smem + S::stage_bytes, s_aborted != 0, nullptr);
+    block_barrier();
+    if (threadIdx.x == 0) retire_batch<Q>(v, count);
+  }
+  if constexpr (Counted) {
+    // Release: the controller that sees the count drop (acquire) sees this block's
+    // batches retired, and knows it will claim nothing more.
+    if (threadIdx.x == 0)
+      atomic_ref<long long>(v.workers_in_flight[Q]).fetch_sub(1, cuda::std::memory_order_release);
+  }
+}
+
+// The watchdog beside a scheduler whose tasks run in kernels it launches (timesliced,
+// controller). One thread, launched before any worker on a stream of the greatest
+// priority, so it is resident while they run; it polls every few microseconds:
+//   * the run is over (`done`, set by the scheduler only once no worker runs) or the
+//     host asks it to stop (`host_stop`, mapped host memory): leave;
+//   * no progress for RunOptions::watchdog_seconds: write the report, abort the run,
+//     and wait up to the grace period for the scheduler to finish; a task that has not
+//     returned by then never will, and __trap() stops it (and the context).
+// It only reads the run's counters and never holds anything a worker needs.
+template <class V>
+__global__ void guard_kernel(const V v, const unsigned long long* host_stop) {
+  RunControl* ctl = v.control;
+  const volatile unsigned long long* stop = host_stop;
+  atomic_ref<unsigned long long>(ctl->last_progress_ns).fetch_max(global_time_ns());
+  const unsigned poll_ns = static_cast<unsigned>(v.watchdog_ns / 16 < 20000 ? v.watchdog_ns / 16 + 1 : 20000);
+  auto over = [&] { return atomic_ref<int>(ctl->done).load(cuda::std::memory_order_relaxed) != 0 || *stop != 0; };
+  for (;;) {
+    if (over()) return;
+    const unsigned long long now = global_time_ns();
+    const unsigned long long last = atomic_ref<unsigned long long>(ctl->last_progress_ns).load(cuda::std::memory_order_relaxed);
+    if (now > last && now - last > v.watchdog_ns) {
+      // The report is written even when another error came first: it is what explains
+      // a trapped kernel (finish reads it when the stream reports the trap).
+      static_cast<void>(claim_watchdog_error(v));
+      write_watchdog_report(v, now - last);
+      const unsigned long long grace = watchdog_grace_ns(v);
+      while (!over()) {
+        if (global_time_ns() - now > grace) __trap();
+        __nanosleep(1000);
+      }
+      return;
+    }
+    __nanosleep(poll_ns);
+  }
+}
+
+// Host: makes a worker kernel ready to launch with `shared_bytes` of dynamic shared
+// memory (opting in above 48 KiB) and checks that one block fits on a multiprocessor.
+template <class Kernel>
+void prepare_worker(Kernel kernel, int block_threads, std::size_t shared_bytes, const char* scheduler,
+                    const std::string& type_name) {
+  if (shared_bytes > 48 * 1024)
+    APIARY_CUDA_CHECK(
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
+  int per_sm = 0;
+  APIARY_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block_threads, shared_bytes));
+  if (per_sm == 0)
+    throw RunError(cat(scheduler, ": a block of task type ", type_name, " (", block_threads, " threads, ",
+                       shared_bytes, " bytes of shared memory) does not fit on a multiprocessor (too much shared "
+                                     "memory or registers)"));
+}
+
+// The guard's stop flag is this word of LaunchResources' mapped host words.
+inline constexpr std::size_t kGuardStopWord = 0;
+
+// Host: the guard's lifetime around one run. Launches the guard (when the watchdog is
+// on) and, on every way out, asks it to stop and waits for it, ignoring errors: after a
+// trap every call fails, and the run's own error is what finish() reports.
+// `host_words` and `device_words` are LaunchResources' mapped words (the same memory).
+class GuardScope {
+ public:
+  template <class V>
+  GuardScope(const V& v, cudaStream_t guard_stream, unsigned long long* host_words, unsigned long long* device_words)
+      : stream_(guard_stream), host_stop_(host_words + kGuardStopWord) {
+    unsigned long long* device_stop = device_words + kGuardStopWord;
+    *host_stop_ = 0;
+    if (v.watchdog_ns == 0) return;
+    guard_kernel<V><<<1, 1, 0, stream_>>>(v, device_stop);
+    APIARY_CUDA_CHECK_LAUNCH();
+    launched_ = true;
+  }
+  GuardScope(const GuardScope&) = delete;
+  GuardScope& operator=(const GuardScope&) = delete;
+  ~GuardScope() { stop(); }
+  void stop() noexcept {
+    *static_cast<volatile unsigned long long*>(host_stop_) = 1;
+    if (launched_) static_cast<void>(cudaStreamSynchronize(stream_));
+    launched_ = false;
+  }
+
+ private:
+  cudaStream_t stream_;
+  unsigned long long* host_stop_;
+  bool launched_ = false;
+};
+
+}  // namespace apiary::sched
