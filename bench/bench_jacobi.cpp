@@ -1,0 +1,175 @@
+// Jacobi benchmark: every variant (and every scheduler of the task variants) on
+// generated diagonally dominant matrices from 10^4 to 10^7 non-zeros, a fixed number of
+// iterations each (tolerance 0, so every variant does the same work), reporting the time
+// per iteration, the ratio against the kernel-by-kernel and the CUDA-graph baselines
+// measured in the same run, and the bandwidth bound: the bytes an iteration must move
+// (problem.hpp) over the measured device-to-device copy bandwidth.
+//
+//   bench_jacobi                         # 10^4 .. 10^7 non-zeros, 200 iterations
+//   bench_jacobi --nnz 1e5,1e6 --iterations 500 --schedulers all --json jacobi.json
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "runtime/cuda_check.hpp"
+#include "runtime/device.hpp"
+#include "runtime/device_buffer.hpp"
+#include "runtime/event_timer.hpp"
+#include "sparse/generators.hpp"
+#include "tasks/jacobi/jacobi.hpp"
+
+namespace {
+
+using namespace apiary;
+using jacobi::Variant;
+
+// Device-to-device copy bandwidth (read + write bytes per second) of a buffer well
+// beyond the L2, best of a few copies.
+double copy_bandwidth() {
+  const std::size_t bytes = std::size_t{1} << 30;
+  DeviceBuffer<unsigned char> a(bytes), b(bytes);
+  a.fill_zero();
+  EventTimer timer;
+  double best = 0;
+  for (int rep = 0; rep < 5; ++rep) {
+    timer.start();
+    APIARY_CUDA_CHECK(cudaMemcpyAsync(b.data(), a.data(), bytes, cudaMemcpyDeviceToDevice));
+    timer.stop();
+    const double s = timer.elapsed_ms() * 1e-3;
+    best = std::max(best, 2.0 * static_cast<double>(bytes) / s);
+  }
+  return best;
+}
+
+struct Row {
+  std::string matrix;
+  std::size_t nnz = 0;
+  std::string variant;
+  std::string scheduler;
+  double ms_per_iteration = 0;
+  double gb_per_s = 0;
+  double vs_kernels = 0;  // kernels' time / this time
+  double vs_graph = 0;
+  double of_bound = 0;  // bound time / this time
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Jacobi: every variant on generated matrices, time per iteration against the baselines"};
+  std::vector<double> nnz_targets{1e4, 1e5, 1e6, 1e7};
+  int iterations = 200;
+  int reps = 3;
+  std::string scheduler_text = "megakernel";
+  std::string json_path;
+  app.add_option("--nnz", nnz_targets, "approximate non-zeros of each matrix (dd:N:11:27)")->delimiter(',');
+  app.add_option("--iterations", iterations, "iterations per solve (tolerance 0)")->check(CLI::PositiveNumber);
+  app.add_option("--reps", reps, "timed solves per variant (median)")->check(CLI::PositiveNumber);
+  app.add_option("--schedulers", scheduler_text, "megakernel, timesliced, controller or all");
+  app.add_option("--json", json_path, "also write the rows as JSON");
+  CLI11_PARSE(app, argc, argv);
+
+  try {
+    if (const auto reason = no_device_reason()) {
+      fmt::print("bench_jacobi: skipped: {}\n", *reason);
+      return 77;
+    }
+    std::vector<Scheduler> schedulers;
+    if (scheduler_text == "all")
+      schedulers = available_schedulers();
+    else if (const auto s = parse_scheduler(scheduler_text))
+      schedulers = {*s};
+    else
+      throw std::invalid_argument("unknown scheduler '" + scheduler_text + "'");
+
+    fmt::print("device   {}\n", describe(query_device()));
+    const double bandwidth = copy_bandwidth();
+    fmt::print("copy     {:.0f} GB/s device to device (read + write)\n", bandwidth / 1e9);
+    fmt::print("{} iterations per solve, median of {} solves\n\n", iterations, reps);
+    fmt::print("{:<22} {:>10} {:<14} {:<11} {:>10} {:>8} {:>10} {:>9} {:>9}\n", "matrix", "nnz", "variant", "scheduler",
+               "us/iter", "GB/s", "vs kernels", "vs graph", "of bound");
+
+    std::vector<Row> rows;
+    for (double target : nnz_targets) {
+      // 19 entries per row on average (11..27).
+      const auto n = static_cast<sparse::index_t>(std::max(100.0, std::round(target / 19.0)));
+      const std::string spec = fmt::format("dd:{}:11:27", n);
+      const sparse::Csr<double> a = sparse::generate<double>(spec);
+      const std::vector<double> b = jacobi::make_rhs(jacobi::Rhs::random, a.rows);
+      jacobi::JacobiOptions o;
+      o.tolerance = 0;
+      o.max_iterations = iterations;
+      jacobi::JacobiSolver solver(a, b, o);
+      const double bytes = jacobi::bytes_per_iteration(solver.problem());
+      const double bound_ms = bytes / bandwidth * 1e3;
+
+      std::vector<Row> here;
+      double kernels_ms = 0, graph_ms = 0;
+      for (Variant v : jacobi::kAllVariants) {
+        const std::vector<Scheduler> for_variant =
+            jacobi::uses_scheduler(v) ? schedulers : std::vector<Scheduler>{Scheduler::megakernel};
+        for (Scheduler s : for_variant) {
+          std::vector<double> times;
+          for (int rep = 0; rep <= reps; ++rep) {
+            const jacobi::JacobiRun run = solver.solve(v, s);
+            if (run.iterations != iterations) throw std::runtime_error("a solve stopped early");
+            if (rep > 0) times.push_back(run.milliseconds / run.iterations);
+          }
+          std::sort(times.begin(), times.end());
+          Row r;
+          r.matrix = spec;
+          r.nnz = a.nnz();
+          r.variant = std::string(to_string(v));
+          r.scheduler = jacobi::uses_scheduler(v) ? std::string(to_string(s)) : "-";
+          r.ms_per_iteration = times[times.size() / 2];
+          r.gb_per_s = bytes / (r.ms_per_iteration * 1e-3) / 1e9;
+          r.of_bound = bound_ms / r.ms_per_iteration;
+          if (v == Variant::kernels) kernels_ms = r.ms_per_iteration;
+          if (v == Variant::graph) graph_ms = r.ms_per_iteration;
+          here.push_back(r);
+        }
+      }
+      for (Row& r : here) {
+        r.vs_kernels = kernels_ms / r.ms_per_iteration;
+        r.vs_graph = graph_ms / r.ms_per_iteration;
+        fmt::print("{:<22} {:>10} {:<14} {:<11} {:>10.2f} {:>8.1f} {:>9.2f}x {:>8.2f}x {:>8.0f}%\n", r.matrix, r.nnz,
+                   r.variant, r.scheduler, r.ms_per_iteration * 1e3, r.gb_per_s, r.vs_kernels, r.vs_graph,
+                   100 * r.of_bound);
+        rows.push_back(r);
+      }
+      std::fflush(stdout);
+    }
+    fmt::print(
+        "\nvs kernels / vs graph: the baseline's time per iteration over this one's (above 1: faster); "
+        "of bound: the copy-bandwidth time of the bytes an iteration must move over the measured time\n");
+
+    if (!json_path.empty()) {
+      nlohmann::json out = nlohmann::json::array();
+      for (const Row& r : rows)
+        out.push_back({{"matrix", r.matrix},
+                       {"nnz", r.nnz},
+                       {"variant", r.variant},
+                       {"scheduler", r.scheduler},
+                       {"ms_per_iteration", r.ms_per_iteration},
+                       {"gb_per_s", r.gb_per_s},
+                       {"vs_kernels", r.vs_kernels},
+                       {"vs_graph", r.vs_graph},
+                       {"fraction_of_bound", r.of_bound}});
+      std::ofstream(json_path)
+          << nlohmann::json{{"copy_bandwidth", bandwidth}, {"iterations", iterations}, {"rows", out}}.dump(2) << '\n';
+    }
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "bench_jacobi: {}\n", e.what());
+    return 1;
+  }
+  return 0;
+}

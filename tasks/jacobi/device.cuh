@@ -1,0 +1,221 @@
+// The device side shared by every variant: the data of one solve, the update of one
+// chunk of rows, and the reduction + stopping decision of one iteration. The kernel
+// baselines call these from a 256-thread block, the task programs from a 256-thread
+// task, with the same arithmetic, so all variants compute the same iterates bit for bit
+// (and problem.hpp's host model predicts them).
+//
+// Arithmetic: products and sums use __dmul_rn / __dadd_rn, which the compiler never
+// fuses into FMAs, so the association order written here is the rounding order.
+//
+// Memory ordering: x, the per-chunk changes and the piece sums are written by one task
+// (block) and read by others. Every such hand-over goes through a release by the writer
+// (after a barrier over its threads) and an acquire by the reader: a kernel boundary, a
+// phase switch, a dependency, or the acq_rel counters below. The reads of values that
+// other tasks wrote in this run use plain loads (x: they hit L1 after the acquire
+// invalidated it) or __ldcg (scalars); only data constant for the whole run is read with
+// __ldg.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "runtime/portable.hpp"
+#include "tasks/jacobi/partition.hpp"
+
+namespace apiary::jacobi {
+
+// The outcome, written by whoever decides to stop (a check task, the last row task of
+// an iteration, the reduction kernel).
+struct JacobiState {
+  int iterations = 0;
+  int converged = 0;
+  int stop = 0;  // set (release) once the decision to stop is made
+  int reserved = 0;
+  double last_change = 0;
+};
+
+// Everything a task or kernel needs, by value (trivially copyable, part of the Env).
+struct DeviceData {
+  int n = 0;
+  int chunk_count = 0;
+  int max_iterations = 0;
+  double tolerance = 0;
+  const index_t* row_ptr = nullptr;  // A without its diagonal
+  const index_t* col = nullptr;
+  const double* val = nullptr;
+  const double* inv_diag = nullptr;
+  const double* b = nullptr;
+  const Chunk* chunks = nullptr;
+  double* x = nullptr;          // x_ring x n: x(k) at row k % x_ring
+  int x_ring = 2;               // max(2, checkpoint interval)
+  int partial_ring = 2;         // 2 (by parity), or the checkpoint interval
+  double* partial = nullptr;    // partial_ring x chunk_count: per-chunk change of iteration k at row k % partial_ring
+  double* piece_sum = nullptr;  // chunk_count: a piece's share of its row's sum
+  unsigned* piece_arrivals = nullptr;  // chunk_count: pieces of a row done this iteration (at its first piece)
+  double* changes = nullptr;           // max_iterations: ||x(k+1) - x(k)||_1
+  double* history = nullptr;           // null, or max_iterations x n: x(k+1) at row k
+  JacobiState* state = nullptr;
+};
+
+// Per task (or block) scratch: the warp sums of a reduction and a few broadcast words.
+struct Scratch {
+  double warp[kTaskThreads / 32];
+  int flag[4];
+};
+
+// Where x(k) and the per-chunk changes of iteration k live.
+APIARY_HD inline double* x_at(const DeviceData& d, int k) {
+  return d.x + static_cast<std::size_t>(k % d.x_ring) * static_cast<std::size_t>(d.n);
+}
+APIARY_HD inline double* partial_at(const DeviceData& d, int k) {
+  return d.partial + static_cast<std::size_t>(k % d.partial_ring) * static_cast<std::size_t>(d.chunk_count);
+}
+
+#if defined(__CUDACC__)
+
+// Sum of v over the kTaskThreads threads; the result is valid in rank 0. Fixed order:
+// a butterfly per warp, then the warps in order. Every thread must call it.
+template <class Sync>
+__device__ double block_sum(double v, int rank, Scratch* s, Sync&& sync) {
+  for (int off = 16; off > 0; off >>= 1) v = __dadd_rn(v, __shfl_xor_sync(0xffffffffu, v, off));
+  if ((rank & 31) == 0) s->warp[rank >> 5] = v;
+  sync();
+  double total = 0;
+  if (rank == 0) {
+    total = s->warp[0];
+    for (int w = 1; w < kTaskThreads / 32; ++w) total = __dadd_rn(total, s->warp[w]);
+  }
+  sync();  // s->warp may be reused by the next call
+  return total;
+}
+
+// x(k+1) for the rows of chunk t, and the chunk's share of ||x(k+1) - x(k)||_1 in
+// partial_at(k)[t]. Called by all kTaskThreads threads of a task or block; `sync` is a
+// barrier over exactly those threads. On return, rank 0 has written the partial, and
+// every thread its x values (call sync before handing them over). Returns, in rank 0,
+// whether the chunk's rows are complete: always for whole rows, and for a piece when it
+// was the last of its row and so wrote x_i.
+template <class Sync>
+__device__ bool update_chunk(const DeviceData& d, int t, int k, int rank, Scratch* s, Sync&& sync) {
+  const Chunk c = d.chunks[t];
+  const double* __restrict__ xo = x_at(d, k);
+  double* __restrict__ xn = x_at(d, k + 1);
+  double* partial = partial_at(d, k);
+  double* history =
+      d.history == nullptr ? nullptr : d.history + static_cast<std::size_t>(k) * static_cast<std::size_t>(d.n);
+
+  if (c.lanes == 0) {
+    // One long row, or one piece of a split row: every thread strides over it.
+    double acc = 0;
+    for (int q = c.nz_begin + rank; q < c.nz_end; q += kTaskThreads)
+      acc = __dadd_rn(acc, __dmul_rn(__ldg(d.val + q), xo[__ldg(d.col + q)]));
+    const double sum = block_sum(acc, rank, s, sync);
+    if (rank != 0) return false;
+    const int row = c.row_begin;
+    if (c.first_piece < 0) {
+      const double x = __dmul_rn(__dsub_rn(__ldg(d.b + row), sum), __ldg(d.inv_diag + row));
+      xn[row] = x;
+      if (history) history[row] = x;
+      partial[t] = fabs(__dsub_rn(x, xo[row]));
+      return true;
+    }
+    // A piece: publish its sum; the last piece of the row to arrive combines them in
+    // piece order (deterministic whoever is last) and writes the row's change into the
+    // slot of the first piece. Every piece zeroes its own slot before arriving, so the
+    // combiner's write comes after all of them.
+    d.piece_sum[t] = sum;
+    partial[t] = 0;
+    atomic_ref<unsigned> arrivals(d.piece_arrivals[c.first_piece]);
+    const unsigned before = arrivals.fetch_add(1u, cuda::std::memory_order_acq_rel);
+    if (before + 1 != static_cast<unsigned>(c.piece_count)) return false;
+    // Next iteration's pieces arrive only after this iteration ended, which is ordered
+    // after this task: a relaxed reset is enough.
+    arrivals.store(0u, cuda::std::memory_order_relaxed);
+    double total = __ldcg(d.piece_sum + c.first_piece);
+    for (int p = 1; p < c.piece_count; ++p) total = __dadd_rn(total, __ldcg(d.piece_sum + c.first_piece + p));
+    const double x = __dmul_rn(__dsub_rn(__ldg(d.b + row), total), __ldg(d.inv_diag + row));
+    xn[row] = x;
+    if (history) history[row] = x;
+    partial[c.first_piece] = fabs(__dsub_rn(x, xo[row]));
+    return true;
+  }
+
+  // Whole rows, `lanes` threads per row (a power of two up to 32, so a row's lanes sit in
+  // one warp). Every thread runs the same number of passes: the butterfly needs all lanes.
+  const int lanes = c.lanes;
+  const int groups = kTaskThreads / lanes;
+  const int group = rank / lanes;
+  const int lane = rank % lanes;
+  double my_change = 0;  // only a row's lane 0 adds to it
+  for (int base = c.row_begin; base < c.row_end; base += groups) {
+    const int row = base + group;
+    const bool active = row < c.row_end;
+    double acc = 0;
+    if (active) {
+      const int end = __ldg(d.row_ptr + row + 1);
+      for (int q = __ldg(d.row_ptr + row) + lane; q < end; q += lanes)
+        acc = __dadd_rn(acc, __dmul_rn(__ldg(d.val + q), xo[__ldg(d.col + q)]));
+    }
+    for (int off = lanes >> 1; off > 0; off >>= 1) acc = __dadd_rn(acc, __shfl_xor_sync(0xffffffffu, acc, off));
+    if (active && lane == 0) {
+      const double x = __dmul_rn(__dsub_rn(__ldg(d.b + row), acc), __ldg(d.inv_diag + row));
+      xn[row] = x;
+      if (history) history[row] = x;
+      my_change = __dadd_rn(my_change, fabs(__dsub_rn(x, xo[row])));
+    }
+  }
+  const double change = block_sum(my_change, rank, s, sync);
+  if (rank == 0) partial[t] = change;
+  return true;
+}
+
+// ||x(k+1) - x(k)||_1 from the per-chunk partials of iteration k (valid in rank 0).
+// Every thread must call it.
+template <class Sync>
+__device__ double reduce_change(const DeviceData& d, int k, int rank, Scratch* s, Sync&& sync) {
+  const double* partial = partial_at(d, k);
+  double acc = 0;
+  for (int t = rank; t < d.chunk_count; t += kTaskThreads) acc = __dadd_rn(acc, __ldcg(partial + t));
+  return block_sum(acc, rank, s, sync);
+}
+
+// Rank 0: records the change of iteration k and, when it means stopping (below the
+// tolerance, or k was the last allowed iteration), the outcome in *state, the stop flag
+// last (release). Returns whether to stop.
+__device__ inline bool record_change(const DeviceData& d, int k, double change) {
+  const bool converged = change < d.tolerance;
+  const bool stop = converged || k + 1 >= d.max_iterations;
+  d.changes[k] = change;
+  if (stop) {
+    d.state->iterations = k + 1;
+    d.state->converged = converged ? 1 : 0;
+    d.state->last_change = change;
+    atomic_ref<int>(d.state->stop).store(1, cuda::std::memory_order_release);
+  }
+  return stop;
+}
+
+// The change of iteration k and the decision (see record_change). Called by all
+// kTaskThreads threads; returns the decision in every thread.
+template <class Sync>
+__device__ bool reduce_and_decide(const DeviceData& d, int k, int rank, Scratch* s, Sync&& sync) {
+  const double change = reduce_change(d, k, rank, s, sync);
+  if (rank == 0) s->flag[1] = record_change(d, k, change) ? 1 : 0;
+  sync();
+  return s->flag[1] != 0;
+}
+
+// True once some decider set the stop flag (rank 0 reads, everyone gets the answer).
+template <class Sync>
+__device__ bool stop_requested(const DeviceData& d, int rank, Scratch* s, Sync&& sync) {
+  if (rank == 0) s->flag[2] = atomic_ref<int>(d.state->stop).load(cuda::std::memory_order_acquire);
+  sync();
+  const bool stop = s->flag[2] != 0;
+  sync();  // flag[2] may be rewritten by a later call
+  return stop;
+}
+
+#endif  // __CUDACC__
+
+}  // namespace apiary::jacobi
