@@ -1,0 +1,169 @@
+// Host emulation of the GPU RCM (rcm_gpu.hpp): the level loop of rcm_gpu.cu step by step,
+// with the expansion of each level run in reverse order so that the claimed order of a
+// new level differs from the serial one and the sort has real work to do, as on the GPU
+// where the order of the atomic claims is arbitrary.
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <vector>
+
+#include "tasks/rcm/level_keys.hpp"
+#include "tasks/rcm/prepare.hpp"
+#include "tasks/rcm/rcm_driver.hpp"
+#include "tasks/rcm/rcm_gpu.hpp"
+
+namespace apiary::rcm {
+
+namespace {
+
+constexpr std::uint32_t kUnclaimed = 0xffffffffu;
+
+class HostEngine {
+ public:
+  HostEngine(const sparse::Csr<double>& g, bool force_two_pass)
+      : g_(g),
+        n_(g.rows),
+        degree_(static_cast<std::size_t>(n_)),
+        mark_(static_cast<std::size_t>(n_), 0),
+        parent_(static_cast<std::size_t>(n_), kUnclaimed),
+        force_two_pass_(force_two_pass) {
+    for (index_t v = 0; v < n_; ++v) {
+      index_t d = 0;
+      for (index_t k = g.row_begin(v); k < g.row_end(v); ++k) d += g.col[k] != v;
+      degree_[v] = d;
+      max_degree_ = std::max(max_degree_, d);
+    }
+  }
+
+  const std::vector<index_t>& degrees() const { return degree_; }
+  bool two_pass_used() const { return two_pass_used_; }
+
+  BfsLevels bfs(index_t root) {
+    ++stamp_;
+    queue_.assign(1, root);
+    mark_[root] = stamp_;
+    index_t begin = 0, end = 1, levels = 1;
+    last_begin_ = 0;
+    while (true) {
+      for (index_t p = end - 1; p >= begin; --p) {
+        const index_t u = queue_[p];
+        for (index_t k = g_.row_end(u) - 1; k >= g_.row_begin(u); --k) {
+          const index_t v = g_.col[k];
+          if (mark_[v] != stamp_) {
+            mark_[v] = stamp_;
+            queue_.push_back(v);
+          }
+        }
+      }
+      const index_t next_end = static_cast<index_t>(queue_.size());
+      if (next_end == end) break;
+      last_begin_ = end;
+      begin = end;
+      end = next_end;
+      ++levels;
+    }
+    last_end_ = end;
+    return {levels, end};
+  }
+
+  index_t min_degree_in_last_level() const {
+    std::uint64_t best = ~std::uint64_t{0};
+    for (index_t i = last_begin_; i < last_end_; ++i) {
+      const index_t v = queue_[i];
+      best = std::min(best, static_cast<std::uint64_t>(degree_[v]) << 32 | static_cast<std::uint32_t>(v));
+    }
+    return static_cast<index_t>(best & 0xffffffffu);
+  }
+
+  index_t cuthill_mckee(index_t root, std::vector<index_t>& order) {
+    queue_.assign(1, root);
+    parent_[root] = 0;
+    index_t begin = 0, end = 1, levels = 1;
+    while (true) {
+      for (index_t p = end - 1; p >= begin; --p) {
+        const index_t u = queue_[p];
+        const auto pos = static_cast<std::uint32_t>(p);
+        for (index_t k = g_.row_end(u) - 1; k >= g_.row_begin(u); --k) {
+          const index_t v = g_.col[k];
+          if (parent_[v] > pos) {
+            const std::uint32_t old = parent_[v];
+            parent_[v] = pos;
+            if (old == kUnclaimed) queue_.push_back(v);
+          }
+        }
+      }
+      const index_t next_end = static_cast<index_t>(queue_.size());
+      if (next_end == end) break;
+      sort_level(begin, end, next_end);
+      begin = end;
+      end = next_end;
+      ++levels;
+    }
+    order.insert(order.end(), queue_.begin(), queue_.end());
+    return levels;
+  }
+
+ private:
+  // Orders queue_[end, next_end) (children of the level [begin, end)) as the GPU does.
+  void sort_level(index_t begin, index_t end, index_t next_end) {
+    const index_t count = next_end - end;
+    if (count < 2) return;
+    const LevelKeyLayout layout = level_key_layout(end - begin, max_degree_, n_, force_two_pass_);
+    const auto first = queue_.begin() + end;
+    const auto last = queue_.begin() + next_end;
+    const auto rel = [&](index_t v) { return parent_[v] - static_cast<std::uint32_t>(begin); };
+    if (layout.single_pass) {
+      std::vector<std::uint64_t> keys;
+      keys.reserve(static_cast<std::size_t>(count));
+      for (auto it = first; it != last; ++it)
+        keys.push_back(layout.pack(rel(*it), static_cast<std::uint32_t>(degree_[*it]), static_cast<std::uint32_t>(*it)));
+      std::sort(keys.begin(), keys.end());
+      for (index_t i = 0; i < count; ++i) first[i] = static_cast<index_t>(layout.vertex_of(keys[i]));
+    } else {
+      two_pass_used_ = true;
+      std::stable_sort(first, last);
+      std::stable_sort(first, last, [&](index_t x, index_t y) {
+        return layout.pack_parent_degree(rel(x), static_cast<std::uint32_t>(degree_[x])) <
+               layout.pack_parent_degree(rel(y), static_cast<std::uint32_t>(degree_[y]));
+      });
+    }
+  }
+
+  const sparse::Csr<double>& g_;
+  index_t n_;
+  std::vector<index_t> degree_;
+  index_t max_degree_ = 0;
+  std::vector<std::uint32_t> mark_;
+  std::vector<std::uint32_t> parent_;
+  std::vector<index_t> queue_;
+  std::uint32_t stamp_ = 0;
+  index_t last_begin_ = 0, last_end_ = 0;
+  bool force_two_pass_ = false;
+  bool two_pass_used_ = false;
+};
+
+}  // namespace
+
+RcmGpuResult rcm_level_emulation(const sparse::Csr<double>& a, const RcmGpuOptions& options) {
+  const detail::PreparedGraph p = detail::prepare_graph(a);
+  RcmGpuResult r;
+  r.symmetrized = p.symmetrized;
+  r.symmetrize_ms = p.symmetrize_ms;
+  const auto t0 = std::chrono::steady_clock::now();
+  HostEngine e(*p.graph, options.force_two_pass_sort);
+  r.setup_ms = detail::ms_since(t0);
+  DriverResult d = drive_rcm(e, p.graph->rows, options.start_nodes.empty() ? nullptr : &options.start_nodes);
+  r.perm = std::move(d.perm);
+  r.start_nodes = std::move(d.start_nodes);
+  r.components = d.components;
+  r.isolated = d.isolated;
+  r.cm_levels = d.cm_levels;
+  r.bfs_count = d.bfs_count;
+  r.two_pass_sort = e.two_pass_used();
+  r.start_ms = d.start_ms;
+  r.permutation_ms = d.permutation_ms;
+  r.total_ms = r.setup_ms + r.start_ms + r.permutation_ms;
+  return r;
+}
+
+}  // namespace apiary::rcm

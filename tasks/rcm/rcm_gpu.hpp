@@ -1,0 +1,78 @@
+// Reverse Cuthill–McKee on the GPU (docs/rcm.md).
+//
+// Variant `cub`: a level-synchronous breadth-first search driven from the host. Per level,
+// one kernel expands the current level (a warp per vertex) and claims every unvisited
+// neighbour with an atomic min of the parent's position; the host reads back the size of
+// the new level (one 4-byte copy per level); the new level is then sorted by (parent
+// position, degree, index) with cub::DeviceRadixSort (tasks/rcm/level_keys.hpp) and so
+// lands exactly where the serial sparse::rcm puts it. The pseudo-peripheral start node
+// is found by repeated breadth-first searches with the same expansion kernel.
+//
+// The result is identical to sparse::rcm (and to sparse::rcm_from with the same start
+// nodes): same components in the same order (by smallest vertex), same start nodes, same
+// permutation.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "runtime/scheduler.hpp"
+#include "sparse/formats.hpp"
+
+namespace apiary::rcm {
+
+using sparse::index_t;
+
+enum class RcmVariant { cub };
+
+inline std::string_view to_string(RcmVariant v) {
+  switch (v) {
+    case RcmVariant::cub: return "cub";
+  }
+  return "unknown";
+}
+
+inline std::optional<RcmVariant> parse_variant(std::string_view s) {
+  if (s == "cub") return RcmVariant::cub;
+  return std::nullopt;
+}
+
+struct RcmGpuOptions {
+  // One root per component in component order (as sparse::rcm_from); empty: the
+  // pseudo-peripheral node of each component, found on the GPU.
+  std::vector<index_t> start_nodes;
+  // Sort every level with two radix passes even when one 64-bit key would do (tests).
+  bool force_two_pass_sort = false;
+};
+
+struct RcmGpuResult {
+  std::vector<index_t> perm;         // perm[new] = old (sparse/transform.hpp convention)
+  std::vector<index_t> start_nodes;  // root of each component, in component order
+  index_t components = 0;
+  index_t isolated = 0;        // components of one vertex
+  index_t cm_levels = 0;       // levels of all Cuthill–McKee searches (host round trips)
+  int bfs_count = 0;           // breadth-first searches of the start-node finder
+  bool symmetrized = false;    // the pattern was not symmetric: A + A^T was ordered
+  bool two_pass_sort = false;  // some level needed (or was forced to) two radix passes
+  double symmetrize_ms = 0;    // host, only when symmetrized; not part of total_ms
+  double setup_ms = 0;         // allocation, upload, degrees
+  double start_ms = 0;         // start-node search
+  double permutation_ms = 0;   // Cuthill–McKee levels and sorts, download, reversal
+  double total_ms = 0;         // setup + start + permutation
+  std::size_t device_bytes = 0;  // peak of this call's own device allocations
+};
+
+// Throws std::invalid_argument for a non-square matrix or bad start nodes (before any
+// GPU use), std::runtime_error("no GPU available (...)") without a usable device. The
+// scheduler is for runtime-based variants; `cub` does not use it.
+RcmGpuResult rcm_gpu(const sparse::Csr<double>& a, RcmVariant variant = RcmVariant::cub,
+                     Scheduler scheduler = Scheduler::megakernel, const RcmGpuOptions& options = {});
+
+// The same algorithm (levels, atomic-min parents in a scrambled expansion order, the
+// packed keys and the stable sort passes) emulated on the host, through the same host
+// driver. No GPU; for tests and for explaining the algorithm.
+RcmGpuResult rcm_level_emulation(const sparse::Csr<double>& a, const RcmGpuOptions& options = {});
+
+}  // namespace apiary::rcm
