@@ -21,6 +21,9 @@ void add_info_command(CLI::App& app);
 void add_demo_command(CLI::App& app);
 void add_generic_command(CLI::App& app);
 void add_sptrsv_command(CLI::App& app);
+void add_jacobi_command(CLI::App& app);
+void add_rcm_command(CLI::App& app);
+void add_pcg_command(CLI::App& app);
 
 // The GPU part of `apiary demo`: the generic program in both modes.
 void run_generic_demo();

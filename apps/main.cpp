@@ -47,6 +47,9 @@ int main(int argc, char** argv) {
   apiary::cli::add_demo_command(app);
   apiary::cli::add_generic_command(app);
   apiary::cli::add_sptrsv_command(app);
+  apiary::cli::add_jacobi_command(app);
+  apiary::cli::add_rcm_command(app);
+  apiary::cli::add_pcg_command(app);
 
   try {
     app.parse(argc, argv);
