@@ -92,10 +92,10 @@ TEST(ControllerPlan, WarpLimitIsOneAndAHalfTimesTheResidentWarps) {
   EXPECT_EQ(controller_warp_limit(132, 2048), 132LL * 64 * 3 / 2);  // H100/H200: 12672 warps
 }
 
-TEST(Schedulers, MegakernelAndTimeslicedAreAlwaysAvailable) {
+TEST(Schedulers, MegakernelIsAlwaysAvailableTimeslicedOnlyWhenExperimental) {
   const auto s = available_schedulers();
   EXPECT_NE(std::find(s.begin(), s.end(), Scheduler::megakernel), s.end());
-  EXPECT_NE(std::find(s.begin(), s.end(), Scheduler::timesliced), s.end());
+  EXPECT_EQ(std::find(s.begin(), s.end(), Scheduler::timesliced) != s.end(), experimental_schedulers_enabled());
 }
 
 }  // namespace
