@@ -51,6 +51,12 @@ CusolverRcmResult cusolver_rcm(const sparse::Csr<double>& a) {
   CusolverRcmResult r;
   r.perm.resize(static_cast<std::size_t>(g.rows));
   if (g.rows == 0) return r;
+  if (g.nnz() == 0) {
+    // No edge: every order is as good; cuSOLVER refuses an empty pattern
+    // (CUSOLVER_STATUS_INVALID_VALUE, seen on the H200), so answer as it would.
+    for (sparse::index_t i = 0; i < g.rows; ++i) r.perm[i] = i;
+    return r;
+  }
   Handles h;
   const auto t0 = std::chrono::steady_clock::now();
   check(cusolverSpXcsrsymrcmHost(h.solver, g.rows, static_cast<int>(g.nnz()), h.descr, g.row_ptr.data(), g.col.data(), r.perm.data()),
