@@ -108,8 +108,9 @@ std::vector<Case> generated_cases() {
   cs.push_back({"diagonal", lower_triangle(banded<double>(scaled(2000, 50), 0, 0, 1))});
   for (std::uint64_t seed : {1u, 2u}) {
     cs.push_back({"dag wide", random_lower_dag<double>({scaled(4000, 300), 10, 1}, seed)});
-    cs.push_back({"dag components", random_lower_dag<double>({scaled(4000, 300), 20, 40, 1.0}, seed)});
-    cs.push_back({"dag deep n_max 32", random_lower_dag<double>({scaled(3000, 300), 300, 2, 3.0}, seed), {}, 1, 32});
+    // Smallest sizes (APIARY_TEST_QUICK) still allow the levels: rows >= levels x components.
+    cs.push_back({"dag components", random_lower_dag<double>({scaled(4000, 800), 20, 40, 1.0}, seed)});
+    cs.push_back({"dag deep n_max 32", random_lower_dag<double>({scaled(3000, 600), 300, 2, 3.0}, seed), {}, 1, 32});
   }
   cs.push_back({"blocks sparse", block_diagonal_lower<double>(16, scaled(500, 40), 0.01, 3)});
   cs.push_back({"blocks dense", block_diagonal_lower<double>(8, scaled(600, 40), 0.1, 4)});
