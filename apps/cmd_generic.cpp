@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/commands.hpp"
+#include "apps/options.hpp"
 #include "runtime/device.hpp"
 #include "tasks/generic/builtin_configs.hpp"
 #include "tasks/generic/generic.hpp"
@@ -37,12 +38,6 @@ generic::GenericConfig load_config(const std::string& spec) {
                                             "configs four_types, eleven_types)",
                                             spec));
   return generic::load_generic_config(spec);
-}
-
-std::vector<Scheduler> schedulers_of(const std::string& s) {
-  if (s == "all") return available_schedulers();  // the controller only when built (APIARY_CONTROLLER)
-  if (auto one = parse_scheduler(s)) return {*one};
-  throw std::invalid_argument("unknown scheduler '" + s + "' (megakernel, timesliced, controller or all)");
 }
 
 std::vector<generic::GenericMode> modes_of(const std::string& s) {

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/commands.hpp"
+#include "apps/options.hpp"
 #include "apps/matrix_source.hpp"
 #include "runtime/device.hpp"
 #include "sparse/reference.hpp"
@@ -58,12 +59,6 @@ std::vector<jacobi::Variant> variants_of(const std::string& s) {
     start = comma + 1;
   }
   return out;
-}
-
-std::vector<Scheduler> schedulers_of(const std::string& s) {
-  if (s == "all") return available_schedulers();
-  if (auto one = parse_scheduler(s)) return {*one};
-  throw std::invalid_argument("unknown scheduler '" + s + "' (megakernel, timesliced, controller or all)");
 }
 
 struct Result {

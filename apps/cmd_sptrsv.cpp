@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/commands.hpp"
+#include "apps/options.hpp"
 #include "apps/matrix_source.hpp"
 #include "runtime/device.hpp"
 #include "tasks/sptrsv/compare.hpp"
@@ -47,12 +48,6 @@ std::vector<sptrsv::Variant> variants_of(const std::string& s) {
     start = comma + 1;
   }
   return out;
-}
-
-std::vector<Scheduler> schedulers_of(const std::string& s) {
-  if (s == "all") return {Scheduler::megakernel, Scheduler::timesliced, Scheduler::controller};
-  if (auto one = parse_scheduler(s)) return {*one};
-  throw std::invalid_argument("unknown scheduler '" + s + "' (megakernel, timesliced, controller or all)");
 }
 
 void run_sptrsv(const SptrsvArgs& args) {

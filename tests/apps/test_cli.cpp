@@ -19,57 +19,14 @@
 #include <nlohmann/json.hpp>
 
 #include "runtime/device.hpp"
+#include "tests/apps/run_apiary.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct RunResult {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string shell_quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-RunResult run_apiary(const std::vector<std::string>& args) {
-  static std::atomic<int> counter{0};
-  const fs::path err_path = fs::path(testing::TempDir()) /
-                            ("apiary_stderr_" + std::to_string(::getpid()) + "_" +
-                             std::to_string(counter++) + ".txt");
-  std::string cmd = shell_quote(APIARY_EXE);
-  for (const auto& a : args) {
-    cmd += ' ';
-    cmd += shell_quote(a);
-  }
-  cmd += " 2>";
-  cmd += shell_quote(err_path.string());
-  RunResult r;
-  FILE* pipe = ::popen(cmd.c_str(), "r");
-  if (pipe == nullptr) {
-    ADD_FAILURE() << "popen failed for: " << cmd;
-    return r;
-  }
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
-  const int status = ::pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.err = read_file(err_path);
-  fs::remove(err_path);
-  return r;
-}
+using apiary::testing::run_apiary;
+using apiary::testing::RunResult;
 
 std::size_t count_lines(const std::string& s) {
   return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n'));

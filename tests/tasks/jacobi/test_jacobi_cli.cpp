@@ -17,52 +17,14 @@
 #include <nlohmann/json.hpp>
 
 #include "runtime/device.hpp"
+#include "tests/apps/run_apiary.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct RunResult {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string shell_quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-RunResult run_apiary(const std::vector<std::string>& args) {
-  static std::atomic<int> counter{0};
-  const fs::path err_path =
-      fs::path(testing::TempDir()) / ("jacobi_stderr_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-  std::string cmd = shell_quote(APIARY_EXE);
-  for (const auto& a : args) {
-    cmd += ' ';
-    cmd += shell_quote(a);
-  }
-  cmd += " 2>";
-  cmd += shell_quote(err_path.string());
-  RunResult r;
-  FILE* pipe = ::popen(cmd.c_str(), "r");
-  if (pipe == nullptr) {
-    ADD_FAILURE() << "popen failed: " << cmd;
-    return r;
-  }
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
-  const int status = ::pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream in(err_path);
-  std::ostringstream s;
-  s << in.rdbuf();
-  r.err = s.str();
-  fs::remove(err_path);
-  return r;
-}
+using apiary::testing::run_apiary;
+using apiary::testing::RunResult;
 
 void expect_one_error_line(const RunResult& r, const std::string& needle) {
   EXPECT_EQ(r.exit_code, 1) << r.err;

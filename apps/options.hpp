@@ -1,0 +1,20 @@
+// Option parsing shared by the subcommands.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "runtime/scheduler.hpp"
+
+namespace apiary::cli {
+
+// `--scheduler`: one name, or `all` for every scheduler this build can run
+// (available_schedulers(): the megakernel unless the experimental ones are enabled).
+inline std::vector<Scheduler> schedulers_of(const std::string& s) {
+  if (s == "all") return available_schedulers();
+  if (auto one = parse_scheduler(s)) return {*one};
+  throw std::invalid_argument("unknown scheduler '" + s + "' (megakernel, timesliced, controller or all)");
+}
+
+}  // namespace apiary::cli
