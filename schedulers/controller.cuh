@@ -232,6 +232,7 @@ RunStats run(R& rt, cudaStream_t stream) {
     const Params params{sched::controller_warp_limit(sms, threads_per_sm), kGenerationNs};
     const unsigned controller_threads = static_cast<unsigned>((P::type_count + 31) / 32 * 32);
     auto controller = trace ? controller_kernel<V, true> : controller_kernel<V, false>;
+    sched::load_kernel(controller);  // before the guard starts: see load_kernel (workers.cuh)
 
     EventTimer timer;
     cudaError_t failure = cudaSuccess;

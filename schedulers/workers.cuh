@@ -104,6 +104,19 @@ __global__ void guard_kernel(const V v, const unsigned long long* host_stop) {
   }
 }
 
+// Host: loads a kernel's code onto the device now. With lazy loading (the default since
+// CUDA 12.2) a kernel is loaded at its first launch, and loading may wait for the kernels
+// already running: a kernel launched while the guard (which spins until the run ends) is
+// resident could then never start, and the run would stall until the guard's watchdog
+// stopped it. That is what the first H200 run of both schedulers showed (no task ever
+// ran). So every kernel a scheduler launches while the guard runs is loaded before the
+// guard starts (the CUDA guide's remedy: cudaFuncGetAttributes forces the load).
+template <class Kernel>
+void load_kernel(Kernel kernel) {
+  cudaFuncAttributes attributes{};
+  APIARY_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+}
+
 // Host: makes a worker kernel ready to launch with `shared_bytes` of dynamic shared
 // memory (opting in above 48 KiB) and checks that one block fits on a multiprocessor.
 template <class Kernel>
@@ -112,6 +125,7 @@ void prepare_worker(Kernel kernel, int block_threads, std::size_t shared_bytes, 
   if (shared_bytes > 48 * 1024)
     APIARY_CUDA_CHECK(
         cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
+  load_kernel(kernel);
   int per_sm = 0;
   APIARY_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block_threads, shared_bytes));
   if (per_sm == 0)
