@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Writes summary.md for a results folder of bench/run: one table per application with
+the ratios against its baselines, from the JSON files the benchmarks wrote there.
+
+    python3 bench/summarize.py RESULTS_DIR
+
+Missing files are skipped with a line saying so, so a partial run still gets a summary.
+Pure Python (no numpy).
+"""
+import json
+import math
+import os
+import sys
+
+
+def load(folder, name):
+    path = os.path.join(folder, name)
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        return json.load(f)
+
+
+def geomean(values):
+    values = [v for v in values if v and v > 0]
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
+
+
+def table(header, rows):
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    return out
+
+
+def sptrsv(data):
+    rows, vs_cusparse, vs_syncfree, big = [], [], [], []
+    for c in data:
+        by = {r["variant"]: r for r in c["results"] if "error" not in r}
+        cu, deps, sf = by.get("cusparse"), by.get("tassl-deps"), by.get("syncfree")
+        if not (cu and deps):
+            continue
+        ratio = cu["solve_ms"] / deps["solve_ms"]
+        vs_cusparse.append(ratio)
+        if sf:
+            vs_syncfree.append(sf["solve_ms"] / deps["solve_ms"])
+        if c["n"] >= 10000:
+            big.append(ratio)
+        rows.append([c["matrix"], c["n"], c["nnz"], c["row_levels"], c["n_max"],
+                     f'{c["subgraphs"]} / {c["subgraph_levels"]}', f'{cu["solve_ms"]:.4f}', f'{deps["solve_ms"]:.4f}',
+                     f"{ratio:.2f}x"])
+    out = ["## Sparse triangular solve (tassl-deps against cuSPARSE SpSV)", ""]
+    out += table(["matrix", "n", "nnz", "row levels", "n_max", "sub-graphs / levels", "cuSPARSE ms", "tassl-deps ms",
+                  "speedup"], rows)
+    faster = sum(1 for r in big if r > 1)
+    out += ["", f"Faster than cuSPARSE on {sum(1 for r in vs_cusparse if r > 1)} of {len(vs_cusparse)} matrices "
+                f"({faster} of {len(big)} with >= 10^4 rows; goal: >= 90%); geometric-mean speedup "
+                f"{geomean(vs_cusparse):.2f}x over all, {geomean(big):.2f}x over those (goal >= 2x); faster than "
+                f"sync-free on {sum(1 for r in vs_syncfree if r > 1)} of {len(vs_syncfree)}.", ""]
+    return out
+
+
+def jacobi(data):
+    rows = []
+    for r in data["rows"]:
+        rows.append([r["matrix"], r["nnz"], r["variant"], r.get("scheduler") or "-", f'{r["ms_per_iteration"] * 1e3:.2f}',
+                     f'{r["vs_kernels"]:.2f}x', f'{r["vs_graph"]:.2f}x', f'{100 * r["fraction_of_bound"]:.0f}%'])
+    return (["## Jacobi (time per iteration; ratios: baseline time / this time)", ""] +
+            table(["matrix", "nnz", "variant", "scheduler", "us/iter", "vs kernels", "vs graph", "of bound"], rows) + [""])
+
+
+def rcm(data):
+    rows = []
+    for r in data:
+        rows.append([r["matrix"], r["n"], r["nnz"], r["bandwidth_before"], r["bandwidth_after"], f'{r["gpu_cub_ms"]:.3f}',
+                     f'{r["serial_ms"] / r["gpu_cub_ms"]:.2f}x', f'{r["cusolver_ms"] / r["gpu_cub_ms"]:.2f}x',
+                     "yes" if r["same_as_reference"] else "no"])
+    return (["## RCM (cub variant; ratios: baseline time / GPU time)", ""] +
+            table(["matrix", "n", "nnz", "bandwidth before", "after", "GPU ms", "vs serial", "vs cuSOLVER",
+                   "same as serial"], rows) + [""])
+
+
+def pcg(data):
+    rows = []
+    for m in data:
+        for r in m["results"]:
+            rows.append([m["matrix"], r["order"], r["solver"], r["iterations"], f'{r["solve_ms"]:.2f}',
+                         f'{r["speedup_vs_cusparse"]:.2f}x', f'{r["true_residual"]:.1e}', r["status"]])
+    return (["## PCG (time to solution; speedup against cuSPARSE IC(0) PCG of the same ordering)", ""] +
+            table(["matrix", "ordering", "solver", "iterations", "solve ms", "vs cuSPARSE", "true residual", "status"],
+                  rows) + [""])
+
+
+def runtime(data):
+    rows = []
+    for r in data["results"]:
+        rows.append([r["benchmark"], r["scheduler"], f'{r["apiary"]:.4g} {r["unit"]}', r["baseline"],
+                     f'{r["baseline_value"]:.4g}', f'{r["ratio_apiary_better"]:.2f}x'])
+    return (["## Runtime micro-benchmarks (ratio > 1: Apiary better than the baseline)", ""] +
+            table(["benchmark", "scheduler", "Apiary", "baseline", "baseline value", "ratio"], rows) + [""])
+
+
+SECTIONS = [("sptrsv.json", sptrsv), ("bench_jacobi.json", jacobi), ("bench_rcm.json", rcm),
+            ("bench_pcg.json", pcg), ("bench_runtime.json", runtime)]
+
+
+def main(folder):
+    lines = ["# Benchmark summary", ""]
+    meta = load(folder, "results.json")
+    if meta:
+        lines += [f'GPU {meta.get("gpu", "?")}, driver {meta.get("driver", "?")}, {meta.get("cuda", "?")}; commit '
+                  f'{meta.get("commit", "?")}; {meta.get("date", "?")}; command `{meta.get("command", "?")}`', ""]
+    for name, section in SECTIONS:
+        data = load(folder, name)
+        lines += section(data) if data is not None else [f"({name} missing: that benchmark did not run)", ""]
+    with open(os.path.join(folder, "summary.md"), "w") as f:
+        f.write("\n".join(lines))
+    print(os.path.join(folder, "summary.md"))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    main(sys.argv[1])

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Host checks of the benchmark entry point (bench/run) and its summary (bench/summarize.py).
+#   test_bench_run.sh no-gpu     without a GPU: one line, exit 1 (skipped, 77, on a GPU machine)
+#   test_bench_run.sh bad-set    an unknown --set is refused with exit 2
+#   test_bench_run.sh summary    summarize.py on the committed H200 results reproduces their figures
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+case ${1:-} in
+  no-gpu)
+    if nvidia-smi -L >/dev/null 2>&1; then echo "a GPU is present: nothing to check here"; exit 77; fi
+    err=$("$root/bench/run" 2>&1 >/dev/null); rc=$?
+    [[ $rc -eq 1 ]] || { echo "exit $rc, expected 1"; exit 1; }
+    [[ $(printf '%s\n' "$err" | wc -l) -eq 1 && $err == "bench/run: no GPU available"* ]] || { echo "stderr: $err"; exit 1; } ;;
+  bad-set)
+    err=$("$root/bench/run" --set huge 2>&1 >/dev/null); rc=$?
+    [[ $rc -eq 2 && $err == *"--set takes quick or full"* ]] || { echo "exit $rc, stderr: $err"; exit 1; } ;;
+  summary)
+    dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
+    cp "$root"/docs/results/2026-11-22-h200-apps/*.json "$dir"/
+    python3 "$root/bench/summarize.py" "$dir" >/dev/null || exit 1
+    grep -q "Faster than cuSPARSE on 7 of 30 matrices (1 of 12 with >= 10^4 rows" "$dir/summary.md" || { cat "$dir/summary.md"; exit 1; }
+    grep -q "| random_spd:1e6x8 scrambled | 1000000 | 7999640 | 999012 | 583162 | 12.695 | 22.98x | 108.49x | yes |" \
+      "$dir/summary.md" || { grep random_spd "$dir/summary.md"; exit 1; }
+    for s in "## Jacobi" "## RCM" "## PCG" "## Runtime"; do grep -q "$s" "$dir/summary.md" || { echo "no section $s"; exit 1; }; done ;;
+  *) echo "usage: $0 no-gpu|bad-set|summary"; exit 2 ;;
+esac
