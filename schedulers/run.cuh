@@ -6,8 +6,6 @@
 #include <stdexcept>
 #include <string>
 
-#include <nvtx3/nvToolsExt.h>
-
 #include "runtime/runtime.cuh"
 #include "schedulers/controller.cuh"
 #include "schedulers/megakernel.cuh"
@@ -15,23 +13,8 @@
 
 namespace apiary {
 
-namespace detail {
-// An NVTX range around a run ("apiary run: megakernel"), so that a run shows up by name
-// in Nsight Systems. Costs nothing measurable when no tool is attached.
-struct RunRange {
-  explicit RunRange(Scheduler s) {
-    const std::string name = "apiary run: " + std::string(to_string(s));
-    nvtxRangePushA(name.c_str());
-  }
-  ~RunRange() { nvtxRangePop(); }
-  RunRange(const RunRange&) = delete;
-  RunRange& operator=(const RunRange&) = delete;
-};
-}  // namespace detail
-
 template <class P, class Env>
 RunStats Runtime<P, Env>::run(Scheduler scheduler, cudaStream_t stream) {
-  const detail::RunRange range(scheduler);
   if (scheduler != Scheduler::megakernel && !experimental_schedulers_enabled())
     throw std::invalid_argument("scheduler '" + std::string(to_string(scheduler)) +
                                 "' is not available yet: its first GPU test failed (no worker ran; see "
