@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sparse/generators.hpp"
+#include "sparse/transform.hpp"
 
 namespace apiary::sptrsv::testing {
 
@@ -21,6 +22,17 @@ void for_each_random_dag(Check&& check) {
         check(sparse::random_lower_dag<double>(spec, seed), n_max,
               "dag " + std::to_string(spec.rows) + "/" + std::to_string(spec.levels) + "/" +
                   std::to_string(spec.components) + " seed " + std::to_string(seed));
+}
+
+// Calls check(L, n_max, label) for the paper's block-diagonal shapes (sparse and dense
+// blocks) and a Poisson 2D factor, at n_max from 1 to above the matrix size.
+template <class Check>
+void for_each_structured_case(Check&& check) {
+  for (sparse::index_t n_max : {1, 2, 7, 32, 256, 1200}) {
+    check(sparse::block_diagonal_lower<double>(8, 150, 0.05, 4), n_max, "blocks sparse");
+    check(sparse::block_diagonal_lower<double>(4, 80, 0.6, 9), n_max, "blocks dense");
+    check(sparse::lower_triangle(sparse::poisson2d<double>(40, 30)), n_max, "poisson");
+  }
 }
 
 }  // namespace apiary::sptrsv::testing

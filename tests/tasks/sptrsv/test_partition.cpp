@@ -261,14 +261,8 @@ TEST(PartitionProperty, RandomDagsAreFeasible) {
 }
 
 TEST(PartitionProperty, BlockDiagonalAndPoissonAreFeasible) {
-  for (index_t n_max : {1, 2, 7, 32, 256, 1000}) {
-    expect_valid(apiary::sparse::block_diagonal_lower<double>(8, 120, 0.05, 4), n_max,
-                 "blocks sparse");
-    expect_valid(apiary::sparse::block_diagonal_lower<double>(5, 60, 0.5, 9), n_max,
-                 "blocks dense");
-    expect_valid(apiary::sparse::lower_triangle(apiary::sparse::poisson2d<double>(30, 20)), n_max,
-                 "poisson");
-  }
+  apiary::sptrsv::testing::for_each_structured_case(
+      [](const Csr<double>& l, index_t n_max, const std::string& label) { expect_valid(l, n_max, label); });
 }
 
 }  // namespace

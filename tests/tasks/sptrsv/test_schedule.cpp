@@ -219,14 +219,8 @@ TEST(PlanSolve, RandomDagsMatchForwardSubstitution) {
 }
 
 TEST(PlanSolve, BlockDiagonalAndPoissonMatchForwardSubstitution) {
-  for (index_t n_max : {1, 2, 7, 32, 256, 1200}) {
-    expect_solves(apiary::sparse::block_diagonal_lower<double>(8, 150, 0.05, 4), n_max,
-                  "blocks sparse");
-    expect_solves(apiary::sparse::block_diagonal_lower<double>(4, 80, 0.6, 9), n_max,
-                  "blocks dense");
-    expect_solves(apiary::sparse::lower_triangle(apiary::sparse::poisson2d<double>(40, 30)), n_max,
-                  "poisson");
-  }
+  apiary::sptrsv::testing::for_each_structured_case(
+      [](const Csr<double>& l, index_t n_max, const std::string& label) { expect_solves(l, n_max, label); });
 }
 
 TEST(PlanSolve, Poisson300Statistics) {
