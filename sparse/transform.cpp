@@ -1,6 +1,7 @@
 #include "sparse/transform.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -286,6 +287,23 @@ std::vector<T> permute_vector(std::span<const T> x, std::span<const index_t> per
   return y;
 }
 
+template <class T>
+Csr<T> dominant_diagonal(Csr<T> a) {
+  for (index_t i = 0; i < a.rows; ++i) {
+    T sum = 0;
+    index_t diag = -1;
+    for (index_t k = a.row_begin(i); k < a.row_end(i); ++k) {
+      if (a.col[k] == i) {
+        diag = k;
+      } else {
+        sum += std::abs(a.val[k]);
+      }
+    }
+    if (diag >= 0) a.val[diag] = T(1) + sum;
+  }
+  return a;
+}
+
 #define APIARY_TRANSFORM_INSTANTIATE(T)                                       \
   template Csr<T> sort_rows(Csr<T>);                                          \
   template Csr<T> symmetrize_pattern(const Csr<T>&);                          \
@@ -295,7 +313,8 @@ std::vector<T> permute_vector(std::span<const T> x, std::span<const index_t> per
   template Csr<T> upper_triangle(const Csr<T>&, Diagonal, T);                 \
   template Csr<T> permute_symmetric(const Csr<T>&, std::span<const index_t>); \
   template Csr<T> permute_rows(const Csr<T>&, std::span<const index_t>);      \
-  template std::vector<T> permute_vector(std::span<const T>, std::span<const index_t>);
+  template std::vector<T> permute_vector(std::span<const T>, std::span<const index_t>); \
+  template Csr<T> dominant_diagonal(Csr<T>);
 
 APIARY_TRANSFORM_INSTANTIATE(float)
 APIARY_TRANSFORM_INSTANTIATE(double)

@@ -230,4 +230,14 @@ TEST(TransformFloat, FloatInstantiationsWork) {
 }
 
 }  // namespace
+
+TEST(DominantDiagonal, SetsStoredDiagonalsOnly) {
+  // [2 -1 0; 4 . 3; 0 -5 7]: row 1 has no stored diagonal and is left alone.
+  const Csr<double> a = make_csr(3, 3, {0, 2, 4, 6}, {0, 1, 0, 2, 1, 2}, {2, -1, 4, 3, -5, 7});
+  const Csr<double> d = apiary::sparse::dominant_diagonal(a);
+  EXPECT_EQ(d.row_ptr, a.row_ptr);
+  EXPECT_EQ(d.col, a.col);
+  EXPECT_EQ(d.val, (std::vector<double>{2.0, -1.0, 4.0, 3.0, -5.0, 6.0}));
+}
+
 }  // namespace apiary::sparse

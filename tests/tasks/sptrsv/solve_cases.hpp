@@ -54,18 +54,6 @@ double relative_error(const std::vector<A>& x, const std::vector<B>& ref) {
   return norm == 0 ? diff : diff / norm;
 }
 
-// Sets each diagonal entry of a lower matrix (diagonal stored last) to 1 + the absolute
-// sum of the row's other entries: a well-conditioned solve, so a 1e-12 comparison tests
-// the solver rather than the matrix.
-inline Csr<double> make_dominant(Csr<double> l) {
-  for (index_t i = 0; i < l.rows; ++i) {
-    double sum = 0;
-    for (index_t k = l.row_begin(i); k < l.row_end(i) - 1; ++k) sum += std::abs(l.val[k]);
-    l.val[l.row_end(i) - 1] = 1.0 + sum;
-  }
-  return l;
-}
-
 // The lower triangle (diagonal added where missing, then made dominant) of every square
 // matrix in the shared folder, in name order; empty when the folder is absent.
 inline std::vector<std::pair<std::string, Csr<double>>> shared_lower_triangles() {
@@ -80,7 +68,7 @@ inline std::vector<std::pair<std::string, Csr<double>>> shared_lower_triangles()
     const Csr<double> a = sparse::read_csr<double>(file);
     if (!a.is_square()) continue;
     out.emplace_back(file.filename().string(),
-                     make_dominant(sparse::lower_triangle(a, sparse::Diagonal::add_missing, 1.0)));
+                     sparse::dominant_diagonal(sparse::lower_triangle(a, sparse::Diagonal::add_missing, 1.0)));
   }
   return out;
 }
