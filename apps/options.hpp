@@ -10,7 +10,7 @@
 namespace apiary::cli {
 
 // `--scheduler`: one name, or `all` for every scheduler this build can run
-// (available_schedulers(): the megakernel unless the experimental ones are enabled).
+// (available_schedulers(): the controller only in a build with APIARY_CONTROLLER).
 inline std::vector<Scheduler> schedulers_of(const std::string& s) {
   if (s == "all") return available_schedulers();
   if (auto one = parse_scheduler(s)) return {*one};

@@ -3,7 +3,9 @@
 //   * throughput of trivial tasks (worker size 1 and 32) vs the same work as one plain kernel;
 //   * dependency hop latency along a chain of tasks vs one kernel launch per hop and
 //     vs one CUDA graph with a node per hop;
-//   * phase switch latency with one task per phase vs one kernel launch per phase.
+//   * phase switch latency with one task per phase vs one kernel launch per phase;
+//   * the generic 4- and 11-type programs (tasks/generic) in both modes vs the same tree
+//     as one CUDA graph with a kernel node per task.
 // Prints one table (each scheduler's ratio to the baseline and to the megakernel) and
 // writes JSON (--json FILE). Every figure is the median of --reps runs.
 #include <cuda_runtime.h>
@@ -13,6 +15,7 @@
 #include <fstream>
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -21,6 +24,8 @@
 
 #include "runtime/device.hpp"
 #include "schedulers/run.cuh"
+#include "tasks/generic/builtin_configs.hpp"
+#include "tasks/generic/generic.hpp"
 
 namespace {
 
@@ -245,6 +250,44 @@ std::vector<Row> bench_phase_switch(int switches, int reps, const std::vector<Sc
   return rows;
 }
 
+// ---- generic programs -------------------------------------------------------------
+// Milliseconds per run of a built-in tree, each mode under each scheduler, against the
+// tree as one CUDA graph. Every run is verified (each task once, after its parents).
+std::vector<Row> bench_generic(const std::string& config, int reps, const std::vector<Scheduler>& schedulers,
+                               const RunOptions& base) {
+  std::string json;
+  for (const auto& b : generic::kBuiltinConfigs)
+    if (b.name == config) json = b.json;
+  const generic::ExecutionTree tree = generic::expand(generic::parse_generic_config(json, config));
+  auto check = [&](const generic::GenericRun& run, const std::string& what) {
+    if (const std::string problem = generic::verify(tree, run); !problem.empty())
+      throw std::runtime_error("generic " + config + ", " + what + ": " + problem);
+  };
+  generic::GenericGraph graph(tree);
+  std::vector<double> graph_ms;
+  for (int r = 0; r <= reps; ++r) {
+    const generic::GenericRun run = graph.replay();
+    check(run, "CUDA graph");
+    if (r > 0) graph_ms.push_back(run.stats.milliseconds);
+  }
+  const double baseline = median(graph_ms);
+  std::vector<Row> rows;
+  for (const generic::GenericMode mode : {generic::GenericMode::phases, generic::GenericMode::dependencies})
+    for (const Scheduler scheduler : schedulers) {
+      std::vector<double> ms;
+      RunStats s;
+      for (int r = 0; r <= reps; ++r) {
+        const generic::GenericRun run = generic::run_generic(tree, mode, scheduler, base);
+        check(run, std::string(to_string(mode)) + " / " + std::string(to_string(scheduler)));
+        s = run.stats;
+        if (r > 0) ms.push_back(s.milliseconds);
+      }
+      rows.push_back({"generic " + config + ", " + std::string(to_string(mode)), "ms", scheduler, median(ms),
+                      "CUDA graph (node per task)", baseline, false, s.rounds, s.launches});
+    }
+  return rows;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -285,6 +328,8 @@ int main(int argc, char** argv) {
     add(bench_trivial<32>(tasks / 8, reps, schedulers, base));
     add(bench_chain(chain, reps, schedulers, base));
     add(bench_phase_switch(chain, reps, schedulers, base));
+    add(bench_generic("four_types", reps, schedulers, base));
+    add(bench_generic("eleven_types", reps, schedulers, base));
 
     // The megakernel's figure for the same benchmark and baseline, when it ran.
     auto megakernel_value = [&](const Row& row) -> std::optional<double> {
@@ -293,7 +338,7 @@ int main(int argc, char** argv) {
           return r.apiary;
       return std::nullopt;
     };
-    std::printf("\n%-38s %-11s %12s %-10s %-24s %12s %9s %9s %8s %9s\n", "benchmark", "scheduler", "apiary", "unit",
+    std::printf("\n%-38s %-11s %12s %-10s %-26s %12s %9s %9s %8s %9s\n", "benchmark", "scheduler", "apiary", "unit",
                 "baseline", "baseline", "ratio", "vs mega", "rounds", "launches");
     nlohmann::json out = nlohmann::json::array();
     for (const Row& r : rows) {
@@ -301,7 +346,7 @@ int main(int argc, char** argv) {
       const double ratio = r.higher_is_better ? r.apiary / r.baseline : r.baseline / r.apiary;
       const std::optional<double> mega = megakernel_value(r);
       const double vs_mega = !mega ? 0 : (r.higher_is_better ? r.apiary / *mega : *mega / r.apiary);
-      std::printf("%-38s %-11s %12.4g %-10s %-24s %12.4g %8.2fx", r.name.c_str(), to_string(r.scheduler).data(),
+      std::printf("%-38s %-11s %12.4g %-10s %-26s %12.4g %8.2fx", r.name.c_str(), to_string(r.scheduler).data(),
                   r.apiary, r.unit.c_str(), r.baseline_name.c_str(), r.baseline, ratio);
       if (mega) {
         std::printf(" %8.2fx", vs_mega);

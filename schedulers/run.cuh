@@ -15,10 +15,6 @@ namespace apiary {
 
 template <class P, class Env>
 RunStats Runtime<P, Env>::run(Scheduler scheduler, cudaStream_t stream) {
-  if (scheduler != Scheduler::megakernel && !experimental_schedulers_enabled())
-    throw std::invalid_argument("scheduler '" + std::string(to_string(scheduler)) +
-                                "' is not available yet: its first GPU test failed (no worker ran; see "
-                                "docs/schedulers.md). Set APIARY_EXPERIMENTAL_SCHEDULERS=1 to run it anyway");
   switch (scheduler) {
     case Scheduler::megakernel: return megakernel::run(*this, stream);
     case Scheduler::timesliced: return timesliced::run(*this, stream);

@@ -44,11 +44,15 @@ fi
 if has bench; then
   build/gpu/bench/bench_runtime --json "$out/bench_runtime.json" 2>&1 | tee "$out/bench_runtime.log" || status=1
   for config in four_types eleven_types; do
-    build/gpu/apps/apiary generic "$config" --reps 5 --trace "$out/trace-$config" 2>&1 | tee "$out/generic-$config.log" ||
+    build/gpu/apps/apiary generic "$config" --scheduler all --reps 5 --trace "$out/trace-$config" 2>&1 | tee "$out/generic-$config.log" ||
       status=1
     for mode in phases dependencies; do
-      python3 bench/plot_schedule.py "$out/trace-$config-$mode-megakernel.json" -o "$out/schedule-$config-$mode.png" \
-        --title "$config, $mode, megakernel" || status=1
+      for scheduler in megakernel timesliced controller; do
+        trace="$out/trace-$config-$mode-$scheduler.json"
+        [[ -f $trace ]] || continue  # the controller only in a build with APIARY_CONTROLLER
+        python3 bench/plot_schedule.py "$trace" -o "$out/schedule-$config-$mode-$scheduler.png" \
+          --title "$config, $mode, $scheduler" || status=1
+      done
     done
   done
 fi

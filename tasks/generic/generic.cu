@@ -10,63 +10,14 @@
 #include <vector>
 
 #include "schedulers/run.cuh"
+#include "tasks/generic/device_tree.cuh"
 
 namespace apiary::generic {
 
 namespace {
 
-// What a task needs to know about an instance, in one load per child.
-struct DeviceInstance {
-  std::uint32_t child_begin;
-  std::uint32_t child_end;
-  std::uint32_t creator;
-  std::uint32_t parent_count;
-  std::uint16_t type;
-  std::uint8_t depth;
-  std::uint8_t size_class;  // index into kWorkerSizes
-};
-
-struct GenericEnv {
-  const DeviceInstance* instances = nullptr;
-  const std::uint32_t* children = nullptr;
-  const unsigned long long* type_fmas = nullptr;  // FMAs per instance of each type
-  Dependency* deps = nullptr;                     // one per instance (dependencies mode)
-  unsigned long long* ticket = nullptr;
-  unsigned long long* start_ticket = nullptr;
-  unsigned long long* end_ticket = nullptr;
-  unsigned* executions = nullptr;
-  float* sink = nullptr;
-};
-
 // The Depth of a task type in dependencies mode, where depth plays no part.
 constexpr int kAnyDepth = -1;
-
-__device__ inline unsigned long long take_ticket(const GenericEnv& env) {
-  return atomic_ref<unsigned long long>(*env.ticket).fetch_add(1) + 1;
-}
-
-// `fmas` FMAs spread evenly over the task's threads, as four dependent chains per
-// thread (enough independent work to keep the FMA pipe busy even when a task runs
-// alone on an SM). The values stay near 1, so no denormals or infinities slow it down.
-template <int Threads>
-__device__ void synthetic_work(unsigned long long fmas, std::uint32_t instance, int rank, float* sink) {
-  const unsigned long long mine = fmas / Threads + (static_cast<unsigned long long>(rank) < fmas % Threads ? 1 : 0);
-  const float seed = 1.0f + static_cast<float>((instance * 31u + static_cast<unsigned>(rank)) & 1023u) * 1e-6f;
-  float a = seed, b = seed + 0.25f, c = seed + 0.5f, d = seed + 0.75f;
-  const float m = 0.999f, k = 0.001f;
-  unsigned long long i = 0;
-  for (; i + 4 <= mine; i += 4) {
-    a = fmaf(a, m, k);
-    b = fmaf(b, m, k);
-    c = fmaf(c, m, k);
-    d = fmaf(d, m, k);
-  }
-  for (; i < mine; ++i) a = fmaf(a, m, k);
-  const float result = (a + b) + (c + d);
-  // Never true (the chains stay positive), but the compiler cannot know, so every
-  // thread's chains must be computed.
-  if (result < 0.0f) sink[instance] = result;
-}
 
 template <class F>
 __device__ void with_worker_size(int size_class, F&& f) {
@@ -124,15 +75,8 @@ struct GenericTask {
   template <class Ctx>
   __device__ __noinline__ static void body(std::uint32_t self, Ctx& ctx) {
     const GenericEnv& env = ctx.env();
-    if (ctx.rank() == 0) {
-      env.start_ticket[self] = take_ticket(env);
-      atomicAdd(&env.executions[self], 1u);
-    }
-    const DeviceInstance me = env.instances[self];
-    synthetic_work<Threads>(env.type_fmas[me.type], self, ctx.rank(), env.sink);
-    ctx.sync();
+    const DeviceInstance me = run_instance<Threads>(env, self, ctx.rank(), [&] { ctx.sync(); });
     if (ctx.rank() != 0) return;
-    env.end_ticket[self] = take_ticket(env);
     // The last phase has no children (the host refuses deeper trees before the run).
     if constexpr (Depth == kAnyDepth || Depth + 1 < kMaxPhases) {
       for (std::uint32_t k = me.child_begin; k < me.child_end; ++k) {
@@ -209,29 +153,10 @@ void check_runnable(const ExecutionTree& tree, GenericMode mode) {
 template <class P>
 GenericRun run_program(const ExecutionTree& tree, GenericMode mode, Scheduler scheduler, const RunOptions& options) {
   const std::size_t n = tree.size();
-  std::vector<DeviceInstance> host(n);
-  for (std::size_t i = 0; i < n; ++i)
-    host[i] = DeviceInstance{tree.child_offsets[i],
-                             tree.child_offsets[i + 1],
-                             tree.creator[i],
-                             static_cast<std::uint32_t>(tree.parent_count(i)),
-                             static_cast<std::uint16_t>(tree.type[i]),
-                             static_cast<std::uint8_t>(mode == GenericMode::phases ? tree.depth[i] : 0),
-                             static_cast<std::uint8_t>(worker_size_class(tree.types[tree.type[i]].threads))};
-  std::vector<unsigned long long> fmas;
-  for (const TaskTypeSpec& t : tree.types) fmas.push_back((t.flops + 1) / 2);
-
-  DeviceBuffer<DeviceInstance> instances{std::span<const DeviceInstance>(host)};
-  DeviceBuffer<std::uint32_t> children(std::max<std::size_t>(tree.children.size(), 1));
-  children.copy_from(tree.children);
-  DeviceBuffer<unsigned long long> type_fmas{std::span<const unsigned long long>(fmas)};
+  DeviceTree device(tree, mode == GenericMode::phases);
+  const std::vector<DeviceInstance>& host = device.table();
   DeviceBuffer<Dependency> deps =
       mode == GenericMode::dependencies ? make_dependencies(n) : DeviceBuffer<Dependency>();
-  DeviceBuffer<unsigned long long> ticket(1), start(n), end(n);
-  DeviceBuffer<unsigned> executions(n);
-  DeviceBuffer<float> sink(n);
-  for (auto* b : {&ticket, &start, &end}) b->fill_zero();
-  executions.fill_zero();
   APIARY_CUDA_CHECK(cudaDeviceSynchronize());
 
   // Every instance passes through its queue once, so the tree gives exact queue
@@ -246,9 +171,7 @@ GenericRun run_program(const ExecutionTree& tree, GenericMode mode, Scheduler sc
       mode == GenericMode::dependencies ? static_cast<std::uint32_t>(std::max<std::size_t>(2 * (n - roots_total), 1)) : 1;
   if (opt.trace) opt.trace_capacity = static_cast<std::uint32_t>(n);
 
-  GenericEnv env{instances.data(), children.data(), type_fmas.data(), deps.data(), ticket.data(),
-                 start.data(),     end.data(),      executions.data(), sink.data()};
-  Runtime<P, GenericEnv> rt(opt, env);
+  Runtime<P, GenericEnv> rt(opt, device.env(deps.data()));
 
   std::array<std::size_t, P::type_count> per_queue{};
   std::array<std::vector<std::uint32_t>, P::type_count> roots;
@@ -266,12 +189,7 @@ GenericRun run_program(const ExecutionTree& tree, GenericMode mode, Scheduler sc
   GenericRun run;
   run.mode = mode;
   run.stats = rt.run(scheduler);
-  run.start_ticket.resize(n);
-  run.end_ticket.resize(n);
-  const auto s = start.to_host(), e = end.to_host();
-  std::copy(s.begin(), s.end(), run.start_ticket.begin());
-  std::copy(e.begin(), e.end(), run.end_ticket.begin());
-  run.executions = executions.to_host();
+  device.collect(run);
   if (opt.trace) {
     run.trace = rt.trace();
     const auto names = P::type_names();

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -56,6 +57,27 @@ struct GenericRun {
 // std::invalid_argument when phases mode cannot hold the tree's depth, and the
 // runtime's errors (RunError and derived) when a run fails.
 GenericRun run_generic(const ExecutionTree& tree, GenericMode mode, Scheduler scheduler, const RunOptions& options);
+
+// The plain-CUDA baseline: the same tree as one CUDA graph, a kernel node per instance
+// (one block of the type's worker size doing the same work and taking the same
+// tickets) with an edge from each parent. Built and instantiated once by the
+// constructor (build_milliseconds(): host time for both, and the upload); each replay()
+// resets the tickets, runs the graph once, times it with CUDA events
+// (stats.milliseconds; stats.launches: kernel nodes) and returns the tickets for
+// verify(). The tree must outlive the graph. Throws CudaError.
+class GenericGraph {
+ public:
+  explicit GenericGraph(const ExecutionTree& tree);
+  GenericGraph(const GenericGraph&) = delete;
+  GenericGraph& operator=(const GenericGraph&) = delete;
+  ~GenericGraph();
+  GenericRun replay();
+  double build_milliseconds() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 // Empty when every instance ran exactly once and started after all its parents ended
 // (end_ticket[parent] < start_ticket[child]); otherwise the first violation, in words.

@@ -92,10 +92,16 @@ TEST(ControllerPlan, WarpLimitIsOneAndAHalfTimesTheResidentWarps) {
   EXPECT_EQ(controller_warp_limit(132, 2048), 132LL * 64 * 3 / 2);  // H100/H200: 12672 warps
 }
 
-TEST(Schedulers, MegakernelIsAlwaysAvailableTimeslicedOnlyWhenExperimental) {
+TEST(Schedulers, MegakernelAndTimeslicedAlwaysControllerWhenBuilt) {
   const auto s = available_schedulers();
-  EXPECT_NE(std::find(s.begin(), s.end(), Scheduler::megakernel), s.end());
-  EXPECT_EQ(std::find(s.begin(), s.end(), Scheduler::timesliced) != s.end(), experimental_schedulers_enabled());
+  auto has = [&](Scheduler x) { return std::find(s.begin(), s.end(), x) != s.end(); };
+  EXPECT_TRUE(has(Scheduler::megakernel));
+  EXPECT_TRUE(has(Scheduler::timesliced));
+#if defined(APIARY_WITH_CONTROLLER) && APIARY_WITH_CONTROLLER
+  EXPECT_TRUE(has(Scheduler::controller));
+#else
+  EXPECT_FALSE(has(Scheduler::controller));
+#endif
 }
 
 }  // namespace

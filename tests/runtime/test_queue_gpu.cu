@@ -124,8 +124,6 @@ TEST_P(QueueGpu, StatisticsCountRoundsAndLaunches) {
 // relay's next hop waits for the next round: one round and one launch per hop.
 TEST(Timesliced, WithoutDrainingEveryRoundRunsOneHopPerRelay) {
   APIARY_REQUIRE_GPU();
-  if (!experimental_schedulers_enabled())
-    GTEST_SKIP() << "time-sliced scheduler disabled until its GPU failure is fixed (APIARY_EXPERIMENTAL_SCHEDULERS)";
   DeviceBuffer<unsigned> seen(1024);
   seen.fill_zero();
   RunOptions opt;
