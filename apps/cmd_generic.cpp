@@ -102,7 +102,9 @@ void run_generic_command(const GenericArgs& args) {
   if (!args.no_graph) {
     generic::GenericGraph graph(tree);
     graph_build_ms = graph.build_milliseconds();
-    Result r{"-", "cuda-graph"};
+    Result r;
+    r.mode = "-";
+    r.scheduler = "cuda-graph";
     std::vector<double> times;
     for (int rep = 0; rep <= args.reps; ++rep) {
       const generic::GenericRun run = graph.replay();

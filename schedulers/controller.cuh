@@ -103,7 +103,7 @@ __device__ void launch_worker(const V& v, const Params& p, unsigned long long* w
   atomic_ref<long long>(v.workers_in_flight[Q]).fetch_add(blocks, cuda::std::memory_order_relaxed);
   atomic_ref<long long>(v.workers_not_started[Q]).fetch_add(blocks, cuda::std::memory_order_relaxed);
   sched::worker_kernel<V, Q, Trace, true>
-      <<<static_cast<unsigned>(blocks), S::block_threads, S::shared_bytes, cudaStreamFireAndForget>>>(v);
+      <<<static_cast<unsigned>(blocks), S::block_threads, S::shared_bytes, cudaStreamFireAndForget>>>(v, false);
   const cudaError_t e = cudaGetLastError();
   if (e != cudaSuccess) {
     atomic_ref<long long>(v.workers_in_flight[Q]).fetch_sub(blocks, cuda::std::memory_order_relaxed);
@@ -222,7 +222,7 @@ RunStats run(R& rt, cudaStream_t stream) {
     for_each_queue<P>([&]<std::size_t Q>() {
       using S = sched::WorkerShape<typename P::template type_at<Q>>;
       auto kernel = trace ? sched::worker_kernel<V, Q, true, true> : sched::worker_kernel<V, Q, false, true>;
-      sched::prepare_worker(kernel, S::block_threads, S::shared_bytes, "controller", names[Q]);
+      sched::prepare_worker(kernel, S::block_threads, S::shared_bytes, "controller", names[Q], v);
       worker_threads = std::max(worker_threads, S::block_threads);
     });
     int device = 0, sms = 0, threads_per_sm = 0;

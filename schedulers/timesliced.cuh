@@ -83,7 +83,7 @@ RunStats run(R& rt, cudaStream_t stream) {
   using V = typename R::View;
   using P = typename R::Program;
   constexpr std::size_t kTypes = P::type_count;
-  using Kernel = void (*)(V);
+  using Kernel = void (*)(V, bool);
 
   LaunchResources& res = rt.launch_resources();
   unsigned long long* words = res.host_words(kFill + kTypes);
@@ -107,7 +107,7 @@ RunStats run(R& rt, cudaStream_t stream) {
     block_threads[Q] = S::block_threads;
     batch[Q] = S::batch;
     shared[Q] = S::shared_bytes;
-    sched::prepare_worker(kernels[Q], S::block_threads, S::shared_bytes, "timesliced", names[Q]);
+    sched::prepare_worker(kernels[Q], S::block_threads, S::shared_bytes, "timesliced", names[Q], v);
   });
 
   sched::load_kernel(plan_round<V>);  // before the guard starts: see load_kernel
@@ -168,7 +168,7 @@ RunStats run(R& rt, cudaStream_t stream) {
         if (grid[q] == 0) continue;
         // A lone launch goes on the run's stream; several get a stream each, joined by events.
         const cudaStream_t s = with_work == 1 ? stream : res.stream(q);
-        kernels[q]<<<static_cast<unsigned>(grid[q]), static_cast<unsigned>(block_threads[q]), shared[q], s>>>(v);
+        kernels[q]<<<static_cast<unsigned>(grid[q]), static_cast<unsigned>(block_threads[q]), shared[q], s>>>(v, false);
         ok = check(cudaGetLastError(), "worker kernel launch (timesliced)");
         if (ok && with_work > 1) {
           ok = check(cudaEventRecord(res.event(q), s), "cudaEventRecord (timesliced)") &&

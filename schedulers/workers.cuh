@@ -11,7 +11,10 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <mutex>
+#include <set>
 #include <string>
+#include <utility>
 
 #include "runtime/cuda_check.hpp"
 #include "runtime/errors.hpp"
@@ -25,9 +28,13 @@ namespace apiary::sched {
 // started (the first batch is always claimed); then leave. A block claims nothing once
 // the run is aborted. With Counted (controller) the block takes itself out of the
 // controller's per-queue counts: not started after its first claim, in flight at its end.
+//
+// With `warm_up` the kernel returns at once: the host launches it so once per process
+// before the guard starts (warm_up_worker below).
 template <class V, std::size_t Q, bool Trace, bool Counted>
 __global__ void __launch_bounds__(WorkerShape<typename V::Program::template type_at<Q>>::block_threads)
-    worker_kernel(const V v) {
+    worker_kernel(const V v, bool warm_up) {
+  if (warm_up) return;
   using P = typename V::Program;
   using T = typename P::template type_at<Q>;
   using S = WorkerShape<T>;
@@ -112,26 +119,56 @@ __global__ void guard_kernel(const V v, const unsigned long long* host_stop) {
 // ran). So every kernel a scheduler launches while the guard runs is loaded before the
 // guard starts (the CUDA guide's remedy: cudaFuncGetAttributes forces the load).
 template <class Kernel>
-void load_kernel(Kernel kernel) {
+cudaFuncAttributes load_kernel(Kernel kernel) {
   cudaFuncAttributes attributes{};
   APIARY_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+  return attributes;
+}
+
+// Host: launches a worker kernel once (one block that returns at once) and waits for it,
+// the first time this process prepares it on this device. Loading the code
+// (load_kernel) is not all a first launch does: the driver also grows the per-thread
+// local memory to what the kernel's call stack needs, and growing it waits until every
+// running kernel has finished. A worker whose task bodies need a deeper stack than any
+// kernel before it would wait for the guard, which waits for the run: the generic
+// programs' phases mode hung so under both schedulers in the tests of an H200 run
+// (2026-11-22), when a time-sliced or controller run was the first in its process. After
+// one launch the memory is there for every later run of the process.
+// The stack limit is also raised to the kernel's local memory, so that the driver has no
+// reason to resize it at a later launch either.
+template <class V>
+void warm_up_worker(void (*kernel)(V, bool), int block_threads, std::size_t shared_bytes, const V& v,
+                    std::size_t local_bytes) {
+  static std::mutex mutex;
+  static std::set<std::pair<int, const void*>> done;
+  int device = 0;
+  APIARY_CUDA_CHECK(cudaGetDevice(&device));
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (!done.insert({device, reinterpret_cast<const void*>(kernel)}).second) return;
+  std::size_t stack = 0;
+  APIARY_CUDA_CHECK(cudaDeviceGetLimit(&stack, cudaLimitStackSize));
+  if (local_bytes > stack) APIARY_CUDA_CHECK(cudaDeviceSetLimit(cudaLimitStackSize, local_bytes));
+  kernel<<<1, static_cast<unsigned>(block_threads), shared_bytes>>>(v, true);
+  APIARY_CUDA_CHECK_LAUNCH();
+  APIARY_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 // Host: makes a worker kernel ready to launch with `shared_bytes` of dynamic shared
 // memory (opting in above 48 KiB) and checks that one block fits on a multiprocessor.
-template <class Kernel>
-void prepare_worker(Kernel kernel, int block_threads, std::size_t shared_bytes, const char* scheduler,
-                    const std::string& type_name) {
+template <class V>
+void prepare_worker(void (*kernel)(V, bool), int block_threads, std::size_t shared_bytes, const char* scheduler,
+                    const std::string& type_name, const V& v) {
   if (shared_bytes > 48 * 1024)
     APIARY_CUDA_CHECK(
         cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
-  load_kernel(kernel);
+  const cudaFuncAttributes attributes = load_kernel(kernel);
   int per_sm = 0;
   APIARY_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block_threads, shared_bytes));
   if (per_sm == 0)
     throw RunError(cat(scheduler, ": a block of task type ", type_name, " (", block_threads, " threads, ",
                        shared_bytes, " bytes of shared memory) does not fit on a multiprocessor (too much shared "
                                      "memory or registers)"));
+  warm_up_worker(kernel, block_threads, shared_bytes, v, attributes.localSizeBytes);
 }
 
 // The guard's stop flag is this word of LaunchResources' mapped host words.
