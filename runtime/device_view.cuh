@@ -111,10 +111,17 @@ template <class V>
 __device__ void move_to_queue(const V& v, std::uint32_t slot, const Continuation* cont) {
   using P = typename V::Program;
   if (slot == kNoSlot) return;  // its reservation failed; the error is already raised
+  // The queue index and the item's bytes are loaded together (one memory round trip,
+  // not two: the item's type is only known from the queue index).
+  constexpr std::size_t words = V::wait_stride / 16;
+  uint4 bytes[words];
+  const auto* from = reinterpret_cast<const uint4*>(v.wait_items + std::size_t{slot} * V::wait_stride);
+  for (std::size_t w = 0; w < words; ++w) bytes[w] = from[w];
   const std::uint32_t q = v.wait_queue[slot];
   dispatch_queue<P>(q, [&]<std::size_t Q>() {
     using Item = typename P::template type_at<Q>::Item;
-    const Item item = *reinterpret_cast<const Item*>(v.wait_items + std::size_t{slot} * V::wait_stride);
+    Item item;
+    memcpy(&item, bytes, sizeof(Item));
     release_slot(v.wait_state, slot);
     atomic_ref<long long>(v.control->waiting).fetch_sub(1, cuda::std::memory_order_relaxed);
     push_item<Q>(v, item, false, cont);

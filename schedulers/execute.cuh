@@ -76,9 +76,11 @@ __device__ void retire_batch(const V& v, unsigned n) {
   constexpr int phase = P::phase_of_queue[Q];
   atomic_ref<unsigned long long>(v.queues[Q].counters->executed).fetch_add(n, cuda::std::memory_order_relaxed);
   // Release: the batch's effects (and the tasks it created, counted before) become
-  // visible to whoever sees these counters drop.
-  if constexpr (phase >= 0) atomic_ref<long long>(v.phase_pending[phase]).fetch_sub(n, cuda::std::memory_order_release);
-  atomic_ref<long long>(v.control->active).fetch_sub(n, cuda::std::memory_order_release);
+  // visible to whoever sees these counters drop. One fence for both decrements: two
+  // release operations would wait for the first one's round trip before the second.
+  cuda::atomic_thread_fence(cuda::std::memory_order_release, cuda::thread_scope_device);
+  if constexpr (phase >= 0) atomic_ref<long long>(v.phase_pending[phase]).fetch_sub(n, cuda::std::memory_order_relaxed);
+  atomic_ref<long long>(v.control->active).fetch_sub(n, cuda::std::memory_order_relaxed);
   atomic_ref<unsigned long long>(v.control->last_progress_ns).store(global_time_ns(), cuda::std::memory_order_relaxed);
 }
 
