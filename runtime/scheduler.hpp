@@ -21,7 +21,8 @@ inline std::string_view to_string(Scheduler s) {
 
 // The schedulers this build can run. The controller needs dynamic parallelism, hence
 // relocatable device code for every program: it is built with the CMake option
-// APIARY_CONTROLLER (on by default), which defines APIARY_WITH_CONTROLLER.
+// APIARY_CONTROLLER (off by default; the `controller` preset), which defines
+// APIARY_WITH_CONTROLLER.
 inline std::vector<Scheduler> available_schedulers() {
 #if defined(APIARY_WITH_CONTROLLER) && APIARY_WITH_CONTROLLER
   return {Scheduler::megakernel, Scheduler::timesliced, Scheduler::controller};
