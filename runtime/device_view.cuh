@@ -111,17 +111,20 @@ template <class V>
 __device__ void move_to_queue(const V& v, std::uint32_t slot, const Continuation* cont) {
   using P = typename V::Program;
   if (slot == kNoSlot) return;  // its reservation failed; the error is already raised
-  // The queue index and the item's bytes are loaded together (one memory round trip,
-  // not two: the item's type is only known from the queue index).
-  constexpr std::size_t words = V::wait_stride / 16;
+  // Items of up to 64 bytes are loaded together with the queue index (one memory round
+  // trip, not two: the item's type is only known from the queue index); larger ones after
+  // it, so that they do not occupy registers in every resolve.
+  const unsigned char* stored = v.wait_items + std::size_t{slot} * V::wait_stride;
+  constexpr bool early = V::wait_stride <= 64;
+  constexpr std::size_t words = early ? V::wait_stride / 16 : 1;
   uint4 bytes[words];
-  const auto* from = reinterpret_cast<const uint4*>(v.wait_items + std::size_t{slot} * V::wait_stride);
-  for (std::size_t w = 0; w < words; ++w) bytes[w] = from[w];
+  if constexpr (early)
+    for (std::size_t w = 0; w < words; ++w) bytes[w] = reinterpret_cast<const uint4*>(stored)[w];
   const std::uint32_t q = v.wait_queue[slot];
   dispatch_queue<P>(q, [&]<std::size_t Q>() {
     using Item = typename P::template type_at<Q>::Item;
     Item item;
-    memcpy(&item, bytes, sizeof(Item));
+    memcpy(&item, early ? static_cast<const void*>(bytes) : static_cast<const void*>(stored), sizeof(Item));
     release_slot(v.wait_state, slot);
     atomic_ref<long long>(v.control->waiting).fetch_sub(1, cuda::std::memory_order_relaxed);
     push_item<Q>(v, item, false, cont);
