@@ -3,7 +3,8 @@
 # compute-sanitizer (memcheck, racecheck, synccheck) and the benchmarks, writing logs
 # to OUTDIR. With carried .deps/ (scripts/offline-deps.sh) it works without a registry.
 #   scripts/gpu-check.sh OUTDIR [tests|sanitize|bench|all]...
-# Set APIARY_SHARED_MATRICES to the folder of .mtx.gz files when it is not ../shared/matrices.
+# Set APIARY_SHARED_MATRICES to the folder of .mtx.gz files when it is not ../shared/matrices,
+# and APIARY_CONTROLLER=ON to build (and so test) the controller scheduler too.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: gpu-check.sh OUTDIR [tests|sanitize|bench|all]...}
@@ -16,7 +17,8 @@ if compgen -G ".deps/*.deb" >/dev/null; then
 fi
 source scripts/env.sh
 [[ -n "${APIARY_SHARED_MATRICES:-}" ]] && prefix_args+=(-DAPIARY_SHARED_MATRICES="$APIARY_SHARED_MATRICES")
-cmake -S . -B build/gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_FLAGS=-lineinfo "${prefix_args[@]}" >"$out/configure.log" 2>&1 || {
+cmake -S . -B build/gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_FLAGS=-lineinfo \
+  -DAPIARY_CONTROLLER="${APIARY_CONTROLLER:-OFF}" "${prefix_args[@]}" >"$out/configure.log" 2>&1 || {
   tail -20 "$out/configure.log"; exit 1; }
 cmake --build build/gpu -j "$jobs" >"$out/build.log" 2>&1 || { grep -E "error|FAILED" "$out/build.log" | head -30; exit 1; }
 echo "build: ok"
