@@ -281,36 +281,16 @@ PcgResult PcgSolver::solve(std::span<const double> b, const PcgOptions& o) {
       APIARY_CUSPARSE_CHECK(cusparseSpMV(s.sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, s.a->mat, s.vec_p, &zero,
                                          s.vec_q, CUDA_R_64F, CUSPARSE_SPMV_CSR_ALG1, s.spmv_buffer.data()));
       const double pq = s.dot(s.p.data(), s.q.data());
-      if (!(pq > 0) || !std::isfinite(pq)) {
-        res.stop = Stop::breakdown;
-        res.reason = breakdown_reason("p.Ap", k, pq);
-        break;
-      }
+      if (breaks_down(res, "p.Ap", k, pq)) break;
       const double alpha = rz / pq, minus_alpha = -alpha;
       PCG_CUBLAS_CHECK(cublasDaxpy(s.blas, s.n, &alpha, s.p.data(), 1, s.x.data(), 1));
       PCG_CUBLAS_CHECK(cublasDaxpy(s.blas, s.n, &minus_alpha, s.q.data(), 1, s.r.data(), 1));
       double r_norm = 0;
       PCG_CUBLAS_CHECK(cublasDnrm2(s.blas, s.n, s.r.data(), 1, &r_norm));
-      res.iterations = k;
-      res.residual = r_norm / b_norm;
-      res.history.push_back(res.residual);
-      if (!std::isfinite(res.residual)) {
-        res.stop = Stop::breakdown;
-        res.reason = breakdown_reason("||r||", k, res.residual);
-        break;
-      }
-      if (res.residual < o.tolerance) {
-        res.stop = Stop::converged;
-        break;
-      }
-      if (k == limit) break;
+      if (stops_after(res, k, r_norm / b_norm, o.tolerance, limit)) break;
       s.apply_preconditioner();
       const double rz_next = s.dot(s.r.data(), s.z.data());
-      if (!(rz_next > 0) || !std::isfinite(rz_next)) {
-        res.stop = Stop::breakdown;
-        res.reason = breakdown_reason("r.z", k, rz_next);
-        break;
-      }
+      if (breaks_down(res, "r.z", k, rz_next)) break;
       const double beta = rz_next / rz;
       rz = rz_next;
       xpby_kernel<<<blocks_for(s.n), kBlock, 0, s.stream>>>(s.n, s.z.data(), beta, s.p.data());

@@ -53,6 +53,29 @@ std::string breakdown_reason(std::string_view what, int iteration, double value)
                      iteration, what, value);
 }
 
+bool breaks_down(PcgResult& res, std::string_view what, int k, double value) {
+  if (value > 0 && std::isfinite(value)) return false;
+  res.stop = Stop::breakdown;
+  res.reason = breakdown_reason(what, k, value);
+  return true;
+}
+
+bool stops_after(PcgResult& res, int k, double residual, double tolerance, int limit) {
+  res.iterations = k;
+  res.residual = residual;
+  res.history.push_back(residual);
+  if (!std::isfinite(residual)) {
+    res.stop = Stop::breakdown;
+    res.reason = breakdown_reason("||r||", k, residual);
+    return true;
+  }
+  if (residual < tolerance) {
+    res.stop = Stop::converged;
+    return true;
+  }
+  return k == limit;
+}
+
 namespace {
 
 double dot(const std::vector<double>& u, const std::vector<double>& v) {
@@ -110,36 +133,16 @@ PcgResult pcg_reference(const Csr<double>& a, std::span<const double> b, HostPre
   for (int k = 1; k <= limit; ++k) {
     const std::vector<double> q = sparse::spmv(a, std::span<const double>(p));
     const double pq = dot(p, q);
-    if (!(pq > 0) || !std::isfinite(pq)) {
-      res.stop = Stop::breakdown;
-      res.reason = breakdown_reason("p.Ap", k, pq);
-      break;
-    }
+    if (breaks_down(res, "p.Ap", k, pq)) break;
     const double alpha = rz / pq;
     for (index_t i = 0; i < n; ++i) {
       res.x[i] += alpha * p[i];
       r[i] -= alpha * q[i];
     }
-    res.iterations = k;
-    res.residual = std::sqrt(dot(r, r)) / b_norm;
-    res.history.push_back(res.residual);
-    if (!std::isfinite(res.residual)) {
-      res.stop = Stop::breakdown;
-      res.reason = breakdown_reason("||r||", k, res.residual);
-      break;
-    }
-    if (res.residual < o.tolerance) {
-      res.stop = Stop::converged;
-      break;
-    }
-    if (k == limit) break;
+    if (stops_after(res, k, std::sqrt(dot(r, r)) / b_norm, o.tolerance, limit)) break;
     z = apply(r);
     const double rz_next = dot(r, z);
-    if (!(rz_next > 0) || !std::isfinite(rz_next)) {
-      res.stop = Stop::breakdown;
-      res.reason = breakdown_reason("r.z", k, rz_next);
-      break;
-    }
+    if (breaks_down(res, "r.z", k, rz_next)) break;
     const double beta = rz_next / rz;
     rz = rz_next;
     for (index_t i = 0; i < n; ++i) p[i] = z[i] + beta * p[i];

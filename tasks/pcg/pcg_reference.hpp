@@ -65,4 +65,12 @@ int checked_iteration_limit(const PcgOptions& o, index_t n);
 std::string max_iterations_reason(int iterations, double residual, double tolerance);
 std::string breakdown_reason(std::string_view what, int iteration, double value);
 
+// The stopping tests every formulation makes, in its order. breaks_down: `value` (p.Ap
+// or r.z) must be positive and finite; otherwise res becomes a breakdown and it returns
+// true. stops_after: records iteration k with relative residual `residual`; true when
+// the loop ends here (a non-finite residual: breakdown; below the tolerance: converged;
+// k == limit).
+bool breaks_down(PcgResult& res, std::string_view what, int k, double value);
+bool stops_after(PcgResult& res, int k, double residual, double tolerance, int limit);
+
 }  // namespace apiary::pcg

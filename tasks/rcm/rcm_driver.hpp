@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sparse/formats.hpp"
@@ -119,6 +120,23 @@ DriverResult drive_rcm(Engine& e, index_t n, const std::vector<index_t>* given) 
   r.perm.assign(order.rbegin(), order.rend());
   r.permutation_ms += detail::ms_since(t0);
   return r;
+}
+
+// Runs drive_rcm on an engine whose set-up took r.setup_ms and fills what the engines'
+// results share (RcmGpuResult): the permutation, its statistics and the times.
+template <class Engine, class Result>
+void drive_into(Engine& e, index_t n, const std::vector<index_t>& start_nodes, Result& r) {
+  DriverResult d = drive_rcm(e, n, start_nodes.empty() ? nullptr : &start_nodes);
+  r.perm = std::move(d.perm);
+  r.start_nodes = std::move(d.start_nodes);
+  r.components = d.components;
+  r.isolated = d.isolated;
+  r.cm_levels = d.cm_levels;
+  r.bfs_count = d.bfs_count;
+  r.two_pass_sort = e.two_pass_used();
+  r.start_ms = d.start_ms;
+  r.permutation_ms = d.permutation_ms;
+  r.total_ms = r.setup_ms + r.start_ms + r.permutation_ms;
 }
 
 }  // namespace apiary::rcm

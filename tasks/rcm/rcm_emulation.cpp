@@ -152,17 +152,7 @@ RcmGpuResult rcm_level_emulation(const sparse::Csr<double>& a, const RcmGpuOptio
   const auto t0 = std::chrono::steady_clock::now();
   HostEngine e(*p.graph, options.force_two_pass_sort);
   r.setup_ms = detail::ms_since(t0);
-  DriverResult d = drive_rcm(e, p.graph->rows, options.start_nodes.empty() ? nullptr : &options.start_nodes);
-  r.perm = std::move(d.perm);
-  r.start_nodes = std::move(d.start_nodes);
-  r.components = d.components;
-  r.isolated = d.isolated;
-  r.cm_levels = d.cm_levels;
-  r.bfs_count = d.bfs_count;
-  r.two_pass_sort = e.two_pass_used();
-  r.start_ms = d.start_ms;
-  r.permutation_ms = d.permutation_ms;
-  r.total_ms = r.setup_ms + r.start_ms + r.permutation_ms;
+  drive_into(e, p.graph->rows, options.start_nodes, r);
   return r;
 }
 

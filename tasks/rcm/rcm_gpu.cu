@@ -346,17 +346,7 @@ RcmGpuResult rcm_gpu(const sparse::Csr<double>& a, RcmVariant variant, Scheduler
   const auto t0 = std::chrono::steady_clock::now();
   DeviceEngine e(*p.graph, options.force_two_pass_sort);
   r.setup_ms = detail::ms_since(t0);
-  DriverResult d = drive_rcm(e, n, options.start_nodes.empty() ? nullptr : &options.start_nodes);
-  r.perm = std::move(d.perm);
-  r.start_nodes = std::move(d.start_nodes);
-  r.components = d.components;
-  r.isolated = d.isolated;
-  r.cm_levels = d.cm_levels;
-  r.bfs_count = d.bfs_count;
-  r.two_pass_sort = e.two_pass_used();
-  r.start_ms = d.start_ms;
-  r.permutation_ms = d.permutation_ms;
-  r.total_ms = r.setup_ms + r.start_ms + r.permutation_ms;
+  drive_into(e, n, options.start_nodes, r);
   r.device_bytes = e.peak_device_bytes();
   return r;
 }

@@ -5,10 +5,16 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <ostream>
 #include <string>
 
 #include "runtime/scheduler.hpp"
 #include "tests/gpu_test.hpp"
+
+namespace apiary {
+// Readable scheduler parameters in test listings instead of raw bytes (found by ADL).
+inline void PrintTo(Scheduler s, std::ostream* out) { *out << to_string(s); }
+}  // namespace apiary
 
 namespace apiary::testing {
 

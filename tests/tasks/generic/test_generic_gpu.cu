@@ -15,12 +15,9 @@
 #include "tests/runtime/scheduler_param.hpp"
 
 // Readable parameters in test listings instead of raw bytes (found by ADL).
-namespace apiary {
-inline void PrintTo(Scheduler scheduler, std::ostream* out) { *out << to_string(scheduler); }
-namespace generic {
+namespace apiary::generic {
 inline void PrintTo(GenericMode mode, std::ostream* out) { *out << to_string(mode); }
-}  // namespace generic
-}  // namespace apiary
+}  // namespace apiary::generic
 
 namespace apiary::generic {
 namespace {

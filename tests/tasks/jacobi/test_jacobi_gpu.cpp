@@ -19,12 +19,9 @@
 #include "tests/tasks/jacobi/jacobi_cases.hpp"
 
 // Readable parameters in test listings (found by ADL).
-namespace apiary {
-inline void PrintTo(Scheduler s, std::ostream* out) { *out << to_string(s); }
-namespace jacobi {
+namespace apiary::jacobi {
 inline void PrintTo(Variant v, std::ostream* out) { *out << to_string(v); }
-}  // namespace jacobi
-}  // namespace apiary
+}  // namespace apiary::jacobi
 
 namespace apiary::jacobi {
 namespace {

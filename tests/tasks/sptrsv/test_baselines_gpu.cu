@@ -47,22 +47,15 @@ namespace sptrsv = apiary::sptrsv;
 
 // ---- the four solvers under test ------------------------------------------------------
 
-struct SyncFreeDouble {
-  using Solver = sptrsv::SyncFreeSolver<double>;
-  using Real = double;
+template <template <class> class S, class R>
+struct SolverCase {
+  using Solver = S<R>;
+  using Real = R;
 };
-struct SyncFreeFloat {
-  using Solver = sptrsv::SyncFreeSolver<float>;
-  using Real = float;
-};
-struct CusparseDouble {
-  using Solver = sptrsv::CusparseSolver<double>;
-  using Real = double;
-};
-struct CusparseFloat {
-  using Solver = sptrsv::CusparseSolver<float>;
-  using Real = float;
-};
+using SyncFreeDouble = SolverCase<sptrsv::SyncFreeSolver, double>;
+using SyncFreeFloat = SolverCase<sptrsv::SyncFreeSolver, float>;
+using CusparseDouble = SolverCase<sptrsv::CusparseSolver, double>;
+using CusparseFloat = SolverCase<sptrsv::CusparseSolver, float>;
 
 struct CaseNames {
   template <class C>
