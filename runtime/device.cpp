@@ -2,11 +2,19 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstdlib>
+#include <cstring>
+
 #include <fmt/format.h>
 
 #include "runtime/cuda_check.hpp"
 
 namespace apiary {
+
+bool under_compute_sanitizer() {
+  const char* injection = std::getenv("CUDA_INJECTION64_PATH");
+  return injection != nullptr && std::strstr(injection, "sanitizer") != nullptr;
+}
 
 std::optional<std::string> no_device_reason() {
   int count = 0;

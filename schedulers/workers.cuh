@@ -11,14 +11,13 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
-#include <cstdlib>
-#include <cstring>
 #include <mutex>
 #include <set>
 #include <string>
 #include <utility>
 
 #include "runtime/cuda_check.hpp"
+#include "runtime/device.hpp"
 #include "runtime/errors.hpp"
 #include "runtime/text.hpp"
 #include "schedulers/execute.cuh"
@@ -171,15 +170,6 @@ void prepare_worker(void (*kernel)(V, bool), int block_threads, std::size_t shar
                        shared_bytes, " bytes of shared memory) does not fit on a multiprocessor (too much shared "
                                      "memory or registers)"));
   warm_up_worker(kernel, block_threads, shared_bytes, v, attributes.localSizeBytes);
-}
-
-// Host: true when the process runs under compute-sanitizer, which injects itself through
-// CUDA_INJECTION64_PATH. The sanitizer runs one kernel at a time, so a guard spinning
-// beside the workers would keep every worker from starting (an H200 run of the
-// time-sliced tests under memcheck, 2026-11-22: no task ran, the watchdog fired).
-inline bool under_compute_sanitizer() {
-  const char* injection = std::getenv("CUDA_INJECTION64_PATH");
-  return injection != nullptr && std::strstr(injection, "sanitizer") != nullptr;
 }
 
 // The guard's stop flag is this word of LaunchResources' mapped host words.

@@ -93,6 +93,7 @@ struct Patient {
 using PatientProgram = Program<Phaseless<Patient>>;
 
 TEST_P(Tasks, WatchdogAbortsARunWithoutProgress) {
+  APIARY_SKIP_STUCK_TASK_TEST_UNDER_SANITIZER(GetParam());
   RunOptions opt;
   opt.watchdog_seconds = 0.3;
   Runtime<PatientProgram> rt(opt);

@@ -58,6 +58,7 @@ using StuckProgram = Program<Phaseless<Stuck>>;
 class WatchdogDeathTest : public apiary::testing::SchedulerTest {};
 
 TEST_P(WatchdogDeathTest, StopsAKernelWhoseTaskNeverReturns) {
+  APIARY_SKIP_STUCK_TASK_TEST_UNDER_SANITIZER(GetParam());
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(run_stuck_program(GetParam()), ::testing::ExitedWithCode(0), "");
 }
