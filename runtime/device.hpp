@@ -35,8 +35,7 @@ DeviceInfo query_device(int ordinal = -1);
 
 std::string describe(const DeviceInfo& info);  // one line: name, SMs, memory, clocks
 
-// True when the process runs under compute-sanitizer, which injects itself through
-// CUDA_INJECTION64_PATH. The sanitizer runs one kernel at a time, so the time-sliced and
+// True when the process runs under compute-sanitizer (seen in its environment). The sanitizer runs one kernel at a time, so the time-sliced and
 // controller schedulers start no watchdog guard beside their workers under it (a guard
 // spinning there kept every worker from starting: H200, 2026-11-22).
 bool under_compute_sanitizer();

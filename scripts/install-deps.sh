@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Installs what Apiary builds against, from Debian's packages; never downloads
 # anything else. Run as root it installs the missing packages; otherwise it prints
-# the one apt-get command to run and fails.
+# the one apt-get command to run and fails. With --plots it also installs matplotlib, which
+# the plotting scripts in bench/ need (building and testing do not).
 set -euo pipefail
 
 packages=(cmake ninja-build g++ libfmt-dev libgtest-dev libcli11-dev nlohmann-json3-dev zlib1g-dev python3)
+[[ "${1:-}" == "--plots" ]] && packages+=(python3-matplotlib)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
