@@ -49,7 +49,7 @@ def draw(ax, events, colour, title):
     ax.set_xlabel("time since the first task started [µs]")
     ax.set_ylabel("SM")
     ax.set_title(f"{title} ({len(events)} tasks, {end:.1f} µs)", fontsize=10)
-    return end, len(sms)
+    return end
 
 
 def main():
@@ -76,7 +76,7 @@ def main():
         scheduler = doc.get("otherData", {}).get("scheduler", "")
         label = os.path.basename(path).removesuffix(".json")
         title = args.title if len(runs) == 1 and args.title else f"{label}" + (f" [{scheduler}]" if scheduler and scheduler not in label else "")
-        end, _ = draw(ax, events, colour, title)
+        end = draw(ax, events, colour, title)
         longest = max(longest, end)
     for ax in axes.flat[len(runs):]:
         ax.set_visible(False)

@@ -12,8 +12,9 @@
 namespace apiary {
 
 bool under_compute_sanitizer() {
-  // compute-sanitizer 2025 (CUDA 13.0) sets NV_SANITIZER_INJECTION_* in the target's
-  // environment and loads itself without CUDA_INJECTION64_PATH there; older ones set it.
+  // The CUDA 13.0 compute-sanitizer sets NV_SANITIZER_INJECTION_* in the target's
+  // environment but no CUDA_INJECTION64_PATH (seen on the device machine, 2026-11-22);
+  // the injection path is still checked for tools that use it.
   if (std::getenv("NV_SANITIZER_INJECTION_PORT_BASE") != nullptr) return true;
   const char* injection = std::getenv("CUDA_INJECTION64_PATH");
   return injection != nullptr && std::strstr(injection, "sanitizer") != nullptr;
