@@ -186,7 +186,8 @@ class GuardScope {
       : stream_(guard_stream), host_stop_(host_words + kGuardStopWord) {
     unsigned long long* device_stop = device_words + kGuardStopWord;
     *host_stop_ = 0;
-    // No guard under compute-sanitizer (above): there a stuck task is not stopped.
+    // No guard under compute-sanitizer (under_compute_sanitizer, runtime/device.hpp): there
+    // a stuck task is not stopped.
     if (v.watchdog_ns == 0 || under_compute_sanitizer()) return;
     guard_kernel<V><<<1, 1, 0, stream_>>>(v, device_stop);
     APIARY_CUDA_CHECK_LAUNCH();
