@@ -12,9 +12,16 @@ namespace apiary {
 
 // Synchronizes only the `threads` threads of one task, never the whole block:
 // sub-warp tasks use their lane mask, warp tasks __syncwarp, multi-warp tasks a named
-// barrier (ids 1..15; the scheduler keeps id 0 for its own block-wide barrier). A task
-// that fills the whole block uses __syncthreads (barrier_id 0): the same thing, and
-// the form compute-sanitizer's racecheck models for full-block barriers.
+// barrier (ids 1..15; the scheduler keeps id 0 for its own block-wide barrier, which a
+// task that fills the whole block shares).
+//
+// Multi-warp barriers use the non-.aligned form (`barrier.sync`, not `bar.sync` or
+// __syncthreads, which are `barrier.sync.aligned`): .aligned promises that every thread of
+// the CTA executes the same barrier instruction, converged, which a scheduler does not
+// keep — tasks run behind data-dependent branches, and the threads of the block that
+// have no task wait at the scheduler's barrier meanwhile. compute-sanitizer holds code
+// to that promise: synccheck reported "divergent threads" and racecheck false hazards
+// with the .aligned forms (docs/schedulers.md#sanitizers).
 template <int threads>
 struct TaskBarrier {
   unsigned lane_mask = 0xffffffffu;
@@ -26,14 +33,7 @@ struct TaskBarrier {
     } else if constexpr (threads == 32) {
       __syncwarp();
     } else {
-      // Reconverge the warp first: bar.sync counts whole warps, and a warp that reaches
-      // it diverged (after a data-dependent branch in the task) must not arrive twice.
-      __syncwarp();
-      if (barrier_id == 0) {
-        __syncthreads();
-      } else {
-        asm volatile("bar.sync %0, %1;" ::"r"(barrier_id), "r"(threads) : "memory");
-      }
+      asm volatile("barrier.sync %0, %1;" ::"r"(barrier_id), "r"(threads) : "memory");
     }
   }
 };

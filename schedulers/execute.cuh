@@ -16,12 +16,11 @@
 
 namespace apiary::sched {
 
-// Block-wide barrier for a scheduler's own steps, entered with every warp reconverged
-// (thread 0 often arrives late from a branch of its own).
-__device__ inline void block_barrier() {
-  __syncwarp();
-  __syncthreads();
-}
+// Block-wide barrier for a scheduler's own steps (barrier 0, every thread). Not the
+// .aligned __syncthreads: thread 0 arrives from branches of its own and the threads of a
+// batch from their tasks (see TaskBarrier in runtime/context.cuh). Measured on an H100,
+// the phase switch is also faster this way (docs/schedulers.md#sanitizers).
+__device__ inline void block_barrier() { asm volatile("barrier.sync 0;" ::: "memory"); }
 
 template <std::size_t Q, class V>
 using ItemOf = typename V::Program::template type_at<Q>::Item;
@@ -33,6 +32,21 @@ template <std::size_t Q, class V>
 __device__ void stage_claimed(const V& v, unsigned long long first, unsigned count, ItemOf<Q, V>* items, int* aborted) {
   for (unsigned i = threadIdx.x; i < count; i += blockDim.x)
     if (!queue_take(v.queues[Q], first + i, &items[i], &v.control->abort)) *aborted = 1;
+}
+
+// The barrier of the task that thread group `group` (Threads threads each) of a block of
+// BlockThreads threads runs: its lane mask below a warp, a named barrier of its own for
+// several warps, barrier 0 when it fills the block.
+template <int Threads, int BlockThreads>
+__device__ TaskBarrier<Threads> task_barrier(unsigned group) {
+  TaskBarrier<Threads> barrier;
+  if constexpr (Threads < 32) {
+    const unsigned lane = threadIdx.x % 32;
+    barrier.lane_mask = ((1u << Threads) - 1u) << (lane / Threads * Threads);
+  } else if constexpr (Threads > 32) {
+    barrier.barrier_id = Threads == BlockThreads ? 0 : 1 + static_cast<int>(group);
+  }
+  return barrier;
 }
 
 // All threads of a block of BlockThreads threads: groups of T::threads threads run one
@@ -48,15 +62,9 @@ __device__ void execute_batch(const V& v, const ItemOf<Q, V>* items, unsigned co
   using T = typename P::template type_at<Q>;
   const unsigned group = threadIdx.x / T::threads;
   if (group >= count || aborted) return;
-  TaskBarrier<T::threads> barrier;
-  if constexpr (T::threads < 32) {
-    const unsigned lane = threadIdx.x % 32;
-    barrier.lane_mask = ((1u << T::threads) - 1u) << (lane / T::threads * T::threads);
-  } else if constexpr (T::threads > 32) {
-    barrier.barrier_id = T::threads == BlockThreads ? 0 : 1 + static_cast<int>(group);
-  }
   TaskContext<V, T> ctx(v, static_cast<int>(threadIdx.x % T::threads),
-                        task_shared + group * align16(static_cast<std::size_t>(T::shared_bytes)), barrier, cont);
+                        task_shared + group * align16(static_cast<std::size_t>(T::shared_bytes)),
+                        task_barrier<T::threads, BlockThreads>(group), cont);
   unsigned long long start = 0;
   if constexpr (Trace) start = global_time_ns();
   T::execute(items[group], ctx);
