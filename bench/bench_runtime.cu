@@ -7,7 +7,8 @@
 //   * the generic 4- and 11-type programs (tasks/generic) in both modes vs the same tree
 //     as one CUDA graph with a kernel node per task.
 // Prints one table (each scheduler's ratio to the baseline and to the megakernel) and
-// writes JSON (--json FILE). Every figure is the median of --reps runs.
+// writes JSON (--json FILE). Every figure is the median of --reps runs after a warm-up,
+// with their range (min..max).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -36,6 +37,15 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
+// Median and range of the repetitions of one figure (in the unit it is reported in).
+struct Spread {
+  double median = 0, min = 0, max = 0;
+};
+Spread spread(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return {v[v.size() / 2], v.front(), v.back()};
+}
+
 double time_ms(const std::function<void(cudaStream_t)>& work, int reps) {
   std::vector<double> t;
   EventTimer timer;
@@ -53,7 +63,7 @@ double time_ms(const std::function<void(cudaStream_t)>& work, int reps) {
 struct Row {
   std::string name, unit;
   Scheduler scheduler = Scheduler::megakernel;
-  double apiary = 0;
+  Spread apiary;
   std::string baseline_name;
   double baseline = 0;
   bool higher_is_better = true;
@@ -99,15 +109,15 @@ std::vector<Row> bench_trivial(unsigned n, int reps, const std::vector<Scheduler
       reps);
   std::vector<Row> rows;
   for (const Scheduler scheduler : schedulers) {
-    std::vector<double> t;
+    std::vector<double> rate;
     RunStats s;
     for (int r = 0; r <= reps; ++r) {
       rt.template seed<Trivial<W>>(items);
       s = rt.run(scheduler);
       if (s.total_tasks() != n) throw std::runtime_error("trivial tasks: wrong task count");
-      if (r > 0) t.push_back(s.milliseconds);  // run 0 is the warm-up
+      if (r > 0) rate.push_back(n / (s.milliseconds * 1e-3));  // run 0 is the warm-up
     }
-    rows.push_back({"trivial tasks, worker size " + std::to_string(W), "tasks/s", scheduler, n / (median(t) * 1e-3),
+    rows.push_back({"trivial tasks, worker size " + std::to_string(W), "tasks/s", scheduler, spread(rate),
                     "one plain kernel", n / (base_ms * 1e-3), true, s.rounds, s.launches});
   }
   return rows;
@@ -190,7 +200,7 @@ std::vector<Row> bench_chain(int n, int reps, const std::vector<Scheduler>& sche
       const auto st = stamps.to_host();
       if (r > 0) hop_us.push_back((st[1] - st[0]) * 1e-3 / (n - 1));
     }
-    const double apiary_us = median(hop_us);
+    const Spread apiary_us = spread(hop_us);
     rows.push_back({name, "us/hop", scheduler, apiary_us, "kernel launch per hop", launch_ms * 1e3 / n, false,
                     s.rounds, s.launches});
     rows.push_back({name, "us/hop", scheduler, apiary_us, "CUDA graph node", graph_ms * 1e3 / n, false, s.rounds,
@@ -244,7 +254,7 @@ std::vector<Row> bench_phase_switch(int switches, int reps, const std::vector<Sc
       const auto st = stamps.to_host();
       if (r > 0) us.push_back((st[1] - st[0]) * 1e-3 / (switches - 1));
     }
-    rows.push_back({"phase switch (one task per phase)", "us/switch", scheduler, median(us), "kernel launch per phase",
+    rows.push_back({"phase switch (one task per phase)", "us/switch", scheduler, spread(us), "kernel launch per phase",
                     launch_ms * 1e3 / switches, false, s.rounds, s.launches});
   }
   return rows;
@@ -282,7 +292,7 @@ std::vector<Row> bench_generic(const std::string& config, int reps, const std::v
         s = run.stats;
         if (r > 0) ms.push_back(s.milliseconds);
       }
-      rows.push_back({"generic " + config + ", " + std::string(to_string(mode)), "ms", scheduler, median(ms),
+      rows.push_back({"generic " + config + ", " + std::string(to_string(mode)), "ms", scheduler, spread(ms),
                       "CUDA graph (node per task)", baseline, false, s.rounds, s.launches});
     }
   return rows;
@@ -335,19 +345,22 @@ int main(int argc, char** argv) {
     auto megakernel_value = [&](const Row& row) -> std::optional<double> {
       for (const Row& r : rows)
         if (r.scheduler == Scheduler::megakernel && r.name == row.name && r.baseline_name == row.baseline_name)
-          return r.apiary;
+          return r.apiary.median;
       return std::nullopt;
     };
-    std::printf("\n%-38s %-11s %12s %-10s %-26s %12s %9s %9s %8s %9s\n", "benchmark", "scheduler", "apiary", "unit",
-                "baseline", "baseline", "ratio", "vs mega", "rounds", "launches");
+    std::printf("\n%-38s %-11s %12s %-10s %-21s %-26s %12s %9s %9s %8s %9s\n", "benchmark", "scheduler", "apiary",
+                "unit", "min..max", "baseline", "baseline", "ratio", "vs mega", "rounds", "launches");
     nlohmann::json out = nlohmann::json::array();
     for (const Row& r : rows) {
       // ratios > 1: this scheduler is better (than the baseline, than the megakernel)
-      const double ratio = r.higher_is_better ? r.apiary / r.baseline : r.baseline / r.apiary;
+      const double value = r.apiary.median;
+      const double ratio = r.higher_is_better ? value / r.baseline : r.baseline / value;
       const std::optional<double> mega = megakernel_value(r);
-      const double vs_mega = !mega ? 0 : (r.higher_is_better ? r.apiary / *mega : *mega / r.apiary);
-      std::printf("%-38s %-11s %12.4g %-10s %-26s %12.4g %8.2fx", r.name.c_str(), to_string(r.scheduler).data(),
-                  r.apiary, r.unit.c_str(), r.baseline_name.c_str(), r.baseline, ratio);
+      const double vs_mega = !mega ? 0 : (r.higher_is_better ? value / *mega : *mega / value);
+      char range[64];
+      std::snprintf(range, sizeof range, "%.4g..%.4g", r.apiary.min, r.apiary.max);
+      std::printf("%-38s %-11s %12.4g %-10s %-21s %-26s %12.4g %8.2fx", r.name.c_str(), to_string(r.scheduler).data(),
+                  value, r.unit.c_str(), range, r.baseline_name.c_str(), r.baseline, ratio);
       if (mega) {
         std::printf(" %8.2fx", vs_mega);
       } else {
@@ -358,7 +371,9 @@ int main(int argc, char** argv) {
       nlohmann::json entry = {{"benchmark", r.name},
                               {"scheduler", std::string(to_string(r.scheduler))},
                               {"unit", r.unit},
-                              {"apiary", r.apiary},
+                              {"apiary", value},
+                              {"apiary_min", r.apiary.min},
+                              {"apiary_max", r.apiary.max},
                               {"baseline", r.baseline_name},
                               {"baseline_value", r.baseline},
                               {"ratio_apiary_better", ratio},

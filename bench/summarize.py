@@ -10,6 +10,7 @@ Pure Python (no numpy).
 import json
 import math
 import os
+import re
 import sys
 
 
@@ -90,13 +91,51 @@ def pcg(data):
                   rows) + [""])
 
 
+def spread(r):
+    return f'{r["apiary_min"]:.4g}..{r["apiary_max"]:.4g}' if "apiary_min" in r else "-"
+
+
 def runtime(data):
     rows = []
     for r in data["results"]:
-        rows.append([r["benchmark"], r["scheduler"], f'{r["apiary"]:.4g} {r["unit"]}', r["baseline"],
+        rows.append([r["benchmark"], r["scheduler"], f'{r["apiary"]:.4g} {r["unit"]}', spread(r), r["baseline"],
                      f'{r["baseline_value"]:.4g}', f'{r["ratio_apiary_better"]:.2f}x'])
-    return (["## Runtime micro-benchmarks (ratio > 1: Apiary better than the baseline)", ""] +
-            table(["benchmark", "scheduler", "Apiary", "baseline", "baseline value", "ratio"], rows) + [""])
+    return ([f'## Runtime micro-benchmarks (median of {data.get("reps", "?")} runs after a warm-up, their range; '
+             "ratio > 1: Apiary better than the baseline)", ""] +
+            table(["benchmark", "scheduler", "Apiary", "min..max", "baseline", "baseline value", "ratio"], rows) + [""])
+
+
+def parse_rate(folder):
+    """(parser MB/s, istream MB/s) from bench_mtx_parse.log, or None."""
+    path = os.path.join(folder, "bench_mtx_parse.log")
+    if not os.path.exists(path):
+        return None
+    m = re.search(r"parse_matrix_market: ([0-9.]+) MB/s.*baseline istream: ([0-9.]+) MB/s", open(path).read())
+    return (float(m.group(1)), float(m.group(2))) if m else None
+
+
+# The README's headline table: (benchmark, baseline, goal text, goal test on the value).
+HEADLINE = [("trivial tasks, worker size 1", "one plain kernel", ">= 10^9/s", lambda v: v >= 1e9),
+            ("trivial tasks, worker size 32", "one plain kernel", ">= 10^9/s", lambda v: v >= 1e9),
+            ("dependency hop (chain of 10000)", "kernel launch per hop", "<= 1 us", lambda v: v <= 1),
+            ("dependency hop (chain of 10000)", "CUDA graph node", "<= 1 us", lambda v: v <= 1),
+            ("phase switch (one task per phase)", "kernel launch per phase", "<= 3 us", lambda v: v <= 3)]
+
+
+def headline(folder, data):
+    """The README's headline table, megakernel figures, from this run."""
+    rows = []
+    for name, base, goal, met in HEADLINE:
+        for r in data["results"]:
+            if r["benchmark"] == name and r["baseline"] == base and r["scheduler"] == "megakernel":
+                rows.append([name, f'{r["apiary"]:.3g} {r["unit"]} ({spread(r)})',
+                             f'{base}: {r["baseline_value"]:.3g}', f'{goal}: {"met" if met(r["apiary"]) else "not yet"}'])
+    rate = parse_rate(folder)
+    if rate:
+        rows.append(["Matrix Market parsing (one CPU core)", f"{rate[0]:.0f} MB/s", f"istream parser: {rate[1]:.0f} MB/s",
+                     f'>= 100 MB/s: {"met" if rate[0] >= 100 else "not yet"}'])
+    return (["## Headline (the README's table; megakernel, median and range)", ""] +
+            table(["benchmark", "Apiary", "baseline in the same run", "goal"], rows) + [""])
 
 
 SECTIONS = [("sptrsv.json", sptrsv), ("bench_jacobi.json", jacobi), ("bench_rcm.json", rcm),
@@ -109,6 +148,9 @@ def main(folder):
     if meta:
         lines += [f'GPU {meta.get("gpu", "?")}, driver {meta.get("driver", "?")}, {meta.get("cuda", "?")}; commit '
                   f'{meta.get("commit", "?")}; {meta.get("date", "?")}; command `{meta.get("command", "?")}`', ""]
+    runtime_data = load(folder, "bench_runtime.json")
+    if runtime_data is not None:
+        lines += headline(folder, runtime_data)
     for name, section in SECTIONS:
         data = load(folder, name)
         lines += section(data) if data is not None else [f"({name} missing: that benchmark did not run)", ""]

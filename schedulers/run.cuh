@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "runtime/nvtx.hpp"
 #include "runtime/runtime.cuh"
 #include "schedulers/controller.cuh"
 #include "schedulers/megakernel.cuh"
@@ -15,6 +16,10 @@ namespace apiary {
 
 template <class P, class Env>
 RunStats Runtime<P, Env>::run(Scheduler scheduler, cudaStream_t stream) {
+  // The whole run as Nsight Systems shows it; the megakernel's and the controller's
+  // phases change on the device, where NVTX cannot mark them (use RunOptions::trace).
+  const std::string name = "apiary run: " + std::string(to_string(scheduler));
+  const NvtxRange range{name};
   switch (scheduler) {
     case Scheduler::megakernel: return megakernel::run(*this, stream);
     case Scheduler::timesliced: return timesliced::run(*this, stream);

@@ -29,11 +29,14 @@
 #include <chrono>
 #include <climits>
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include "runtime/cuda_check.hpp"
 #include "runtime/event_timer.hpp"
+#include "runtime/nvtx.hpp"
 #include "runtime/runtime.cuh"
 #include "schedulers/execute.cuh"
 #include "schedulers/launch_plan.hpp"
@@ -134,6 +137,8 @@ RunStats run(R& rt, cudaStream_t stream) {
     Drain drain{res, kTypes, stream, guard};
     timer.start(stream);
     unsigned idle_us = 0;
+    std::optional<NvtxRange> phase_range;
+    unsigned long long shown_phase = ~0ull;
     auto check = [&](cudaError_t e, const char* call) {
       if (e != cudaSuccess && failure == cudaSuccess) {
         failure = e;
@@ -147,6 +152,15 @@ RunStats run(R& rt, cudaStream_t stream) {
       if (!check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (timesliced round)")) break;
       const volatile unsigned long long* in = words;
       if (in[kStatus] != kRunning) break;
+      if constexpr (P::phase_count > 0) {
+        // One NVTX range per phase, as the host sees the switches (between rounds).
+        if (in[kPhase] != shown_phase) {
+          shown_phase = in[kPhase];
+          phase_range.reset();
+          const std::string name = "phase " + std::to_string(static_cast<int>(shown_phase));
+          phase_range.emplace(name);
+        }
+      }
       ++rounds;
       std::array<long long, kTypes> grid{};
       std::size_t with_work = 0;

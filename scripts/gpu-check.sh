@@ -11,11 +11,8 @@ out=${1:?usage: gpu-check.sh OUTDIR [tests|sanitize|bench|all]...}
 shift
 steps=${*:-all}
 mkdir -p "$out"
-prefix_args=()
-if compgen -G ".deps/*.deb" >/dev/null; then
-  prefix_args=(-DCMAKE_PREFIX_PATH="$(scripts/offline-deps.sh unpack /tmp/apiary-deps)")
-fi
 source scripts/env.sh
+prefix_args=("${cmake_prefix_args[@]}")
 [[ -n "${APIARY_SHARED_MATRICES:-}" ]] && prefix_args+=(-DAPIARY_SHARED_MATRICES="$APIARY_SHARED_MATRICES")
 cmake -S . -B build/gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_FLAGS=-lineinfo \
   -DAPIARY_CONTROLLER="${APIARY_CONTROLLER:-OFF}" "${prefix_args[@]}" >"$out/configure.log" 2>&1 || {
