@@ -22,6 +22,10 @@ namespace apiary {
 // have no task wait at the scheduler's barrier meanwhile. compute-sanitizer holds code
 // to that promise: synccheck reported "divergent threads" and racecheck false hazards
 // with the .aligned forms (docs/schedulers.md#sanitizers).
+// Barrier 0 over the whole block, in the non-.aligned form (see TaskBarrier below): for
+// code whose threads may arrive diverged, such as after a branch on the thread's rank.
+__device__ inline void cta_barrier() { asm volatile("barrier.sync 0;" ::: "memory"); }
+
 template <int threads>
 struct TaskBarrier {
   unsigned lane_mask = 0xffffffffu;

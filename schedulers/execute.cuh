@@ -20,7 +20,7 @@ namespace apiary::sched {
 // .aligned __syncthreads: thread 0 arrives from branches of its own and the threads of a
 // batch from their tasks (see TaskBarrier in runtime/context.cuh). Measured on an H100,
 // the phase switch is also faster this way (docs/schedulers.md#sanitizers).
-__device__ inline void block_barrier() { asm volatile("barrier.sync 0;" ::: "memory"); }
+__device__ inline void block_barrier() { cta_barrier(); }
 
 template <std::size_t Q, class V>
 using ItemOf = typename V::Program::template type_at<Q>::Item;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <stdexcept>
 
+#include "runtime/context.cuh"
 #include "runtime/cuda_check.hpp"
 #include "runtime/event_timer.hpp"
 #include "tasks/jacobi/workspace.hpp"
@@ -20,7 +21,10 @@ __global__ void fill_kernel(double* x, int n, double value) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) x[i] = value;
 }
 
-__device__ inline void block_sync() { __syncthreads(); }
+// Not __syncthreads: update_chunk and block_sum reach their barriers with warps diverged
+// by rank-dependent branches, which the .aligned form forbids (synccheck: "divergent
+// threads in warp"); see cta_barrier.
+__device__ inline void block_sync() { cta_barrier(); }
 
 // One block per chunk. The iteration comes from `iteration` when it is not null (the
 // graph's body cannot change kernel arguments between rounds).
