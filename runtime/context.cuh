@@ -10,6 +10,10 @@ namespace apiary {
 
 #if defined(__CUDACC__)
 
+// Barrier 0 over the whole block, in the non-.aligned form (see TaskBarrier below): for
+// code whose threads may arrive diverged, such as after a branch on the thread's rank.
+__device__ inline void cta_barrier() { asm volatile("barrier.sync 0;" ::: "memory"); }
+
 // Synchronizes only the `threads` threads of one task, never the whole block:
 // sub-warp tasks use their lane mask, warp tasks __syncwarp, multi-warp tasks a named
 // barrier (ids 1..15; the scheduler keeps id 0 for its own block-wide barrier, which a
@@ -19,13 +23,8 @@ namespace apiary {
 // __syncthreads, which are `barrier.sync.aligned`): .aligned promises that every thread of
 // the CTA executes the same barrier instruction, converged, which a scheduler does not
 // keep — tasks run behind data-dependent branches, and the threads of the block that
-// have no task wait at the scheduler's barrier meanwhile. compute-sanitizer holds code
-// to that promise: synccheck reported "divergent threads" and racecheck false hazards
-// with the .aligned forms (docs/schedulers.md#sanitizers).
-// Barrier 0 over the whole block, in the non-.aligned form (see TaskBarrier below): for
-// code whose threads may arrive diverged, such as after a branch on the thread's rank.
-__device__ inline void cta_barrier() { asm volatile("barrier.sync 0;" ::: "memory"); }
-
+// have no task wait at the scheduler's barrier meanwhile. compute-sanitizer's synccheck
+// reported "divergent threads" at the .aligned forms (docs/schedulers.md#under-compute-sanitizer).
 template <int threads>
 struct TaskBarrier {
   unsigned lane_mask = 0xffffffffu;

@@ -1,5 +1,5 @@
 // NVTX ranges in Apiary's own domain ("apiary"), so that Nsight Systems shows every run
-// (and the time-sliced scheduler's phases) on its timeline: `nsys run apiary ...`. NVTX 3
+// (and the time-sliced scheduler's phases) on its timeline: `nsys profile -t cuda,nvtx apiary ...`. NVTX 3
 // is header-only and part of the CUDA toolkit; without a tool attached a range costs a
 // branch, so the ranges are always compiled in.
 #pragma once

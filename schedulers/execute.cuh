@@ -19,7 +19,7 @@ namespace apiary::sched {
 // Block-wide barrier for a scheduler's own steps (barrier 0, every thread). Not the
 // .aligned __syncthreads: thread 0 arrives from branches of its own and the threads of a
 // batch from their tasks (see TaskBarrier in runtime/context.cuh). Measured on an H100,
-// the phase switch is also faster this way (docs/schedulers.md#sanitizers).
+// the phase switch is also faster this way (docs/schedulers.md#under-compute-sanitizer).
 __device__ inline void block_barrier() { cta_barrier(); }
 
 template <std::size_t Q, class V>

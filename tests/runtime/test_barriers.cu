@@ -5,14 +5,11 @@
 // or one shared with another task, shows up as a mismatch.
 //
 // This kernel is also the reproducer of a compute-sanitizer racecheck false positive
-// (docs/schedulers.md#sanitizers): with multi-warp tasks on named barriers and threads of
+// (docs/schedulers.md#under-compute-sanitizer): with multi-warp tasks on named barriers and threads of
 // the block that sit the batch out, racecheck (2025.3) reports RAW hazards between
 // thread 0's write of `s_count` and the idle threads' read of it, although the two are
 // ordered by barrier 0, which every thread passes; the value checks here pass.
 #include <gtest/gtest.h>
-
-#include <numeric>
-#include <vector>
 
 #include "runtime/device_buffer.hpp"
 #include "schedulers/execute.cuh"
