@@ -76,6 +76,7 @@ class Splitter {
   bool run(std::span<const index_t> comp, std::vector<index_t> roots, index_t n_split,
            index_t n_init, Criterion criterion, bool bounded) {
     sizes_.assign(static_cast<std::size_t>(n_split), 0);
+    past_full_.assign(static_cast<std::size_t>(n_split), 0);
     for (index_t v : comp) {
       local_[v] = -1;
       waiting_[v] = parent_count(l_, v);
@@ -107,16 +108,32 @@ class Splitter {
   const std::vector<index_t>& sizes() const { return sizes_; }
 
  private:
+  bool full(std::size_t k) const { return sizes_[k] >= n_max_; }
+
+  // The first sub-graph at or after k with room (sizes_.size() if none). A sub-graph stays
+  // full once full, and a full one points past itself (past_full_); following those links
+  // with path halving crosses a run of full sub-graphs in near-constant amortized time.
+  // A plain scan made the partition quadratic where many roots fill the first sub-graphs
+  // (a colour-ordered factor: 5.8 s instead of 0.5 s for 10^6 rows at n_max 32).
+  std::size_t first_with_room(std::size_t k) {
+    while (k < sizes_.size() && full(k)) {
+      const std::size_t after = past_full_[k];
+      if (after < sizes_.size() && full(after)) past_full_[k] = past_full_[after];
+      k = after;
+    }
+    return k;
+  }
+
   // Alg. 2: the first sub-graph at or after `from` with room; children whose parents are
   // now all placed join the next frontier.
   bool associate(index_t v, index_t from, bool bounded, std::vector<index_t>& next) {
-    std::size_t k = static_cast<std::size_t>(from);
-    while (k < sizes_.size() && sizes_[k] >= n_max_) ++k;
+    const std::size_t k = first_with_room(static_cast<std::size_t>(from));
     if (k == sizes_.size()) {
       if (bounded) return false;
       sizes_.push_back(0);
+      past_full_.push_back(0);
     }
-    ++sizes_[k];
+    if (++sizes_[k] == n_max_) past_full_[k] = k + 1;
     local_[v] = static_cast<index_t>(k);
     for (index_t c = ch_.ptr[v]; c < ch_.ptr[v + 1]; ++c)
       if (--waiting_[ch_.idx[c]] == 0) next.push_back(ch_.idx[c]);
@@ -129,6 +146,7 @@ class Splitter {
   std::vector<index_t> local_;
   std::vector<index_t> waiting_;
   std::vector<index_t> sizes_;
+  std::vector<std::size_t> past_full_;  // for a full sub-graph: a later one, every one between full
 };
 
 }  // namespace
