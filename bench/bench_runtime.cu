@@ -18,6 +18,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -32,11 +33,6 @@ namespace {
 
 using namespace apiary;
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
 // Median and range of the repetitions of one figure (in the unit it is reported in).
 struct Spread {
   double median = 0, min = 0, max = 0;
@@ -45,6 +41,8 @@ Spread spread(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return {v[v.size() / 2], v.front(), v.back()};
 }
+
+double median(std::vector<double> v) { return spread(std::move(v)).median; }
 
 double time_ms(const std::function<void(cudaStream_t)>& work, int reps) {
   std::vector<double> t;
