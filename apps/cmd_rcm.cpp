@@ -1,6 +1,7 @@
-// `apiary rcm`: Reverse Cuthill–McKee ordering on the GPU (docs/rcm.md), against the
-// serial reference sparse::rcm and cuSOLVER's cusolverSpXcsrsymrcmHost (which runs on one
-// CPU thread), all in the same run; bandwidth and profile before and after.
+// `apiary rcm`: Reverse Cuthill–McKee ordering on the GPU (docs/rcm.md), `cub` and the
+// `tasks` program under the chosen schedulers, against the serial reference sparse::rcm
+// and cuSOLVER's cusolverSpXcsrsymrcmHost (which runs on one CPU thread), all in the same
+// run; bandwidth and profile before and after.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -16,6 +17,7 @@
 
 #include "apps/commands.hpp"
 #include "apps/matrix_source.hpp"
+#include "apps/options.hpp"
 #include "runtime/device.hpp"
 #include "sparse/analysis.hpp"
 #include "sparse/matrix_market.hpp"
@@ -40,6 +42,7 @@ struct RcmArgs {
 
 struct Row {
   std::string method;
+  const rcm::RcmGpuResult* gpu = nullptr;  // GPU rows: the median run
   double start_ms = -1;  // -1: not measured separately
   double permutation_ms = -1;
   double total_ms = 0;
@@ -62,15 +65,13 @@ double ms_of(const auto& f) {
 void run_rcm(const RcmArgs& args) {
   std::vector<rcm::RcmVariant> variants;
   if (args.variant == "all") {
-    variants = {rcm::RcmVariant::cub};
+    variants = {rcm::RcmVariant::cub, rcm::RcmVariant::tasks};
   } else if (auto v = rcm::parse_variant(args.variant)) {
     variants = {*v};
   } else {
-    throw std::invalid_argument("unknown variant '" + args.variant + "' (cub or all)");
+    throw std::invalid_argument("unknown variant '" + args.variant + "' (cub, tasks or all)");
   }
-  const auto scheduler = parse_scheduler(args.scheduler);
-  if (!scheduler)
-    throw std::invalid_argument("unknown scheduler '" + args.scheduler + "' (megakernel, timesliced or controller)");
+  const std::vector<Scheduler> schedulers = schedulers_of(args.scheduler);
 
   // Input errors first; they need no GPU.
   const LoadedMatrix m = load_matrix(args.matrix);
@@ -110,24 +111,31 @@ void run_rcm(const RcmArgs& args) {
     quality(c.perm, row);
     rows.push_back(row);
   }
-  std::vector<sparse::index_t> gpu_perm;
-  rcm::RcmGpuResult last;
+  // (variant, scheduler) pairs: `cub` runs no task program, so once.
+  std::vector<std::pair<rcm::RcmVariant, Scheduler>> methods;
   for (rcm::RcmVariant v : variants) {
-    rcm::rcm_gpu(m.a, v, *scheduler);  // warm-up: context, module loading
+    if (v == rcm::RcmVariant::cub) methods.emplace_back(v, Scheduler::megakernel);
+    else
+      for (Scheduler s : schedulers) methods.emplace_back(v, s);
+  }
+  std::vector<rcm::RcmGpuResult> medians;
+  medians.reserve(methods.size());  // rows point into it
+  for (const auto& [v, s] : methods) {
+    rcm::rcm_gpu(m.a, v, s);  // warm-up: context, module loading
     std::vector<rcm::RcmGpuResult> runs;
-    for (int i = 0; i < args.reps; ++i) runs.push_back(rcm::rcm_gpu(m.a, v, *scheduler));
+    for (int i = 0; i < args.reps; ++i) runs.push_back(rcm::rcm_gpu(m.a, v, s));
     std::sort(runs.begin(), runs.end(), [](const auto& x, const auto& y) { return x.total_ms < y.total_ms; });
-    rcm::RcmGpuResult& r = runs[runs.size() / 2];
-    Row row{.method = fmt::format("gpu {}", rcm::to_string(v))};
+    const rcm::RcmGpuResult& r = medians.emplace_back(std::move(runs[runs.size() / 2]));
+    Row row{.method = v == rcm::RcmVariant::cub ? "gpu cub" : fmt::format("gpu tasks ({})", to_string(s)), .gpu = &r};
     row.start_ms = r.start_ms;
     row.permutation_ms = r.permutation_ms;
     row.total_ms = r.total_ms;
     row.same_as_reference = r.perm == ref.perm;
     quality(r.perm, row);
     rows.push_back(row);
-    if (gpu_perm.empty()) gpu_perm = r.perm;
-    last = std::move(r);
   }
+  const std::vector<sparse::index_t>& gpu_perm = medians.front().perm;
+  const rcm::RcmGpuResult& last = medians.back();
 
   const sparse::index_t bw_before = sparse::bandwidth(sym);
   const std::int64_t profile_before = sparse::profile(sym);
@@ -145,7 +153,6 @@ void run_rcm(const RcmArgs& args) {
     j["start_nodes_count"] = last.start_nodes.size();
     j["bfs_count"] = last.bfs_count;
     j["cm_levels"] = last.cm_levels;
-    j["device_bytes"] = last.device_bytes;
     j["setup_ms"] = last.setup_ms;
     j["reps"] = args.reps;
     for (const Row& r : rows) {
@@ -154,9 +161,15 @@ void run_rcm(const RcmArgs& args) {
                        {"same_as_reference", r.same_as_reference},
                        {"speedup_over_serial", serial_ms / r.total_ms},
                        {"speedup_over_cusolver", cusolver_ms / r.total_ms}};
-      if (r.start_ms >= 0) {
+      if (r.gpu != nullptr) {
         o["start_ms"] = r.start_ms;
         o["permutation_ms"] = r.permutation_ms;
+        o["device_bytes"] = r.gpu->device_bytes;
+        if (r.gpu->runs > 0) {
+          o["runs"] = r.gpu->runs;
+          o["tasks"] = r.gpu->tasks;
+          o["phase_switches"] = r.gpu->phase_switches;
+        }
       }
       j["results"].push_back(o);
     }
@@ -166,9 +179,8 @@ void run_rcm(const RcmArgs& args) {
     fmt::print("matrix     {} ({}): {} x {}, {} non-zeros{}\n", m.name, m.source, m.a.rows, m.a.cols, m.a.nnz(),
                symmetric ? "" : "; pattern not symmetric, ordering A + A^T");
     fmt::print("before     bandwidth {}, profile {}\n", bw_before, profile_before);
-    fmt::print("gpu        {} components ({} isolated), {} start-node searches, {} levels, {:.1f} MB device memory, "
-               "setup {:.3f} ms\n",
-               last.components, last.isolated, last.bfs_count, last.cm_levels, last.device_bytes / 1e6, last.setup_ms);
+    fmt::print("gpu        {} components ({} isolated), {} start-node searches, {} levels\n", last.components,
+               last.isolated, last.bfs_count, last.cm_levels);
     fmt::print("\n{:<46} {:>10} {:>10} {:>10} {:>10} {:>12} {:>9} {:>9} {:>6}\n", "method", "start ms", "perm ms",
                "total ms", "bandwidth", "profile", "x serial", "x cusolv", "same");
     for (const Row& r : rows) {
@@ -177,6 +189,15 @@ void run_rcm(const RcmArgs& args) {
       fmt::print("{:<46} {:>10} {:>10} {:>10.3f} {:>10} {:>12} {:>9.2f} {:>9.2f} {:>6}\n", r.method, s, p, r.total_ms,
                  r.bandwidth, r.profile, serial_ms / r.total_ms, cusolver_ms / r.total_ms,
                  r.same_as_reference ? "yes" : "no");
+    }
+    fmt::print("\n");
+    for (const Row& r : rows) {
+      if (r.gpu == nullptr) continue;
+      fmt::print("{:<30} setup {:.3f} ms, {:.1f} MB device memory", r.method, r.gpu->setup_ms,
+                 r.gpu->device_bytes / 1e6);
+      if (r.gpu->runs > 0)
+        fmt::print(", {} runs, {} tasks, {} phase switches", r.gpu->runs, r.gpu->tasks, r.gpu->phase_switches);
+      fmt::print("\n");
     }
     fmt::print("\nmedian of {} runs; gpu total = setup (upload, degrees) + start node + permutation; "
                "\"same\": identical permutation to the serial reference.\ncuSOLVER's RCM runs on one CPU thread "
@@ -203,9 +224,9 @@ void add_rcm_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "rcm", "Reverse Cuthill-McKee ordering on the GPU, against the serial reference and cuSOLVER");
   cmd->add_option("matrix", args->matrix, kMatrixArgumentHelp)->required();
-  cmd->add_option("--variant", args->variant, "cub or all")->capture_default_str();
+  cmd->add_option("--variant", args->variant, "cub, tasks or all")->capture_default_str();
   cmd->add_option("--scheduler", args->scheduler,
-                  "for runtime-based variants: megakernel, timesliced or controller (cub ignores it)")
+                  "for the tasks variant: megakernel, timesliced, controller or all (cub ignores it)")
       ->capture_default_str();
   cmd->add_option("--output", args->output, "write the permutation (perm[new] = old, one per line, 0-based)");
   cmd->add_option("--output-matrix", args->output_matrix, "write P A P^T as Matrix Market (.mtx or .mtx.gz)");

@@ -1,8 +1,9 @@
-// RCM benchmark: the GPU variants against the serial reference (sparse::rcm) and cuSOLVER's
-// cusolverSpXcsrsymrcmHost (one CPU thread), measured in the same run, on the shared real
-// matrices and on generated Poisson 2D/3D and random graphs of >= 10^6 non-zeros, every
-// matrix scrambled by a random symmetric permutation first (an ordered grid would already
-// be banded). Reports median times, bandwidth after, and speedups.
+// RCM benchmark: the GPU variants (`cub`; `tasks` under every scheduler of the build)
+// against the serial reference (sparse::rcm) and cuSOLVER's cusolverSpXcsrsymrcmHost (one
+// CPU thread), measured in the same run, on the shared real matrices and on generated
+// Poisson 2D/3D and random graphs of >= 10^6 non-zeros, every matrix scrambled by a random
+// symmetric permutation first (an ordered grid would already be banded). Reports median
+// times with their range, bandwidth after, and speedups; one row per matrix and GPU method.
 //
 //   bench_rcm                       # shared matrices + generated, 3 reps
 //   bench_rcm --reps 5 --no-shared --json rcm.json
@@ -21,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "runtime/device.hpp"
+#include "runtime/scheduler.hpp"
 #include "sparse/analysis.hpp"
 #include "sparse/generators.hpp"
 #include "sparse/matrix_market.hpp"
@@ -47,6 +49,14 @@ double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
 }
+
+struct Method {
+  rcm::RcmVariant variant;
+  Scheduler scheduler;
+  std::string name() const {
+    return variant == rcm::RcmVariant::cub ? "cub" : fmt::format("tasks {}", to_string(scheduler));
+  }
+};
 
 double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -85,13 +95,16 @@ int main(int argc, char** argv) {
     cases.emplace_back("poisson3d:100 scrambled", scrambled(sparse::poisson3d<double>(100, 100, 100), 3));
     cases.emplace_back("random_spd:1e6x8 scrambled", scrambled(sparse::random_spd<double>(1'000'000, 8, 4), 5));
 
+    std::vector<Method> methods{{rcm::RcmVariant::cub, Scheduler::megakernel}};
+    for (Scheduler sch : available_schedulers()) methods.push_back({rcm::RcmVariant::tasks, sch});
+
     nlohmann::json rows = nlohmann::json::array();
-    fmt::print("device {}\n\n{:<30} {:>9} {:>10} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9} {:>5}\n",
-               describe(query_device()), "matrix", "n", "nnz", "bw before", "bw after", "gpu ms", "serial ms",
-               "x serial", "x cusolv", "same");
+    fmt::print("device {}\n\n{:<30} {:>9} {:>10} {:>10} {:<22} {:>10} {:>10} {:>10} {:>9} {:>9} {:>5}\n",
+               describe(query_device()), "matrix", "n", "nnz", "bw before", "method", "bw after", "gpu ms",
+               "serial ms", "x serial", "x cusolv", "same");
     for (const auto& [name, a0] : cases) {
       const Csr<double> a = sparse::is_pattern_symmetric(a0) ? a0 : sparse::symmetrize_pattern(a0);
-      std::vector<double> ts, tc, tg;
+      std::vector<double> ts, tc;
       sparse::RcmResult ref;
       for (int i = 0; i < reps; ++i) {
         const auto t0 = std::chrono::steady_clock::now();
@@ -99,24 +112,47 @@ int main(int argc, char** argv) {
         ts.push_back(ms_since(t0));
       }
       for (int i = 0; i < reps; ++i) tc.push_back(rcm::cusolver_rcm(a).ms);
-      rcm::rcm_gpu(a);  // warm-up
-      rcm::RcmGpuResult g;
-      for (int i = 0; i < reps; ++i) {
-        g = rcm::rcm_gpu(a);
-        tg.push_back(g.total_ms);
+      const double s = median(ts), c = median(tc);
+      for (const Method& method : methods) {
+        rcm::rcm_gpu(a, method.variant, method.scheduler);  // warm-up
+        std::vector<double> tg;
+        rcm::RcmGpuResult g;
+        for (int i = 0; i < reps; ++i) {
+          g = rcm::rcm_gpu(a, method.variant, method.scheduler);
+          tg.push_back(g.total_ms);
+        }
+        const double gm = median(tg);
+        const index_t bw_after = sparse::bandwidth(sparse::permute_symmetric(a, g.perm));
+        const bool same = g.perm == ref.perm;
+        fmt::print("{:<30} {:>9} {:>10} {:>10} {:<22} {:>10} {:>10.3f} {:>10.3f} {:>9.2f} {:>9.2f} {:>5}\n", name,
+                   a.rows, a.nnz(), sparse::bandwidth(a), method.name(), bw_after, gm, s, s / gm, c / gm,
+                   same ? "yes" : "NO");
+        rows.push_back({{"matrix", name},
+                        {"n", a.rows},
+                        {"nnz", a.nnz()},
+                        {"bandwidth_before", sparse::bandwidth(a)},
+                        {"method", method.name()},
+                        {"variant", rcm::to_string(method.variant)},
+                        {"scheduler", method.variant == rcm::RcmVariant::cub ? "" : to_string(method.scheduler)},
+                        {"bandwidth_after", bw_after},
+                        {"gpu_ms", gm},
+                        {"gpu_min_ms", *std::min_element(tg.begin(), tg.end())},
+                        {"gpu_max_ms", *std::max_element(tg.begin(), tg.end())},
+                        {"gpu_start_ms", g.start_ms},
+                        {"gpu_permutation_ms", g.permutation_ms},
+                        {"serial_ms", s},
+                        {"cusolver_ms", c},
+                        {"cm_levels", g.cm_levels},
+                        {"components", g.components},
+                        {"runs", g.runs},
+                        {"tasks", g.tasks},
+                        {"phase_switches", g.phase_switches},
+                        {"device_bytes", g.device_bytes},
+                        {"same_as_reference", same}});
       }
-      const double s = median(ts), c = median(tc), gm = median(tg);
-      const index_t bw_after = sparse::bandwidth(sparse::permute_symmetric(a, g.perm));
-      const bool same = g.perm == ref.perm;
-      fmt::print("{:<30} {:>9} {:>10} {:>10} {:>10} {:>10.3f} {:>10.3f} {:>9.2f} {:>9.2f} {:>5}\n", name, a.rows,
-                 a.nnz(), sparse::bandwidth(a), bw_after, gm, s, s / gm, c / gm, same ? "yes" : "NO");
-      rows.push_back({{"matrix", name}, {"n", a.rows}, {"nnz", a.nnz()}, {"bandwidth_before", sparse::bandwidth(a)},
-                      {"bandwidth_after", bw_after}, {"gpu_cub_ms", gm}, {"gpu_start_ms", g.start_ms},
-                      {"gpu_permutation_ms", g.permutation_ms}, {"serial_ms", s}, {"cusolver_ms", c},
-                      {"cm_levels", g.cm_levels}, {"components", g.components}, {"same_as_reference", same}});
     }
     fmt::print("\nmedian of {} runs; serial reference and cuSOLVER (cusolverSpXcsrsymrcmHost) both run on one CPU "
-               "thread; gpu ms includes upload and setup\n",
+               "thread; gpu ms includes upload and setup and the start-node search\n",
                reps);
     if (!json_path.empty()) std::ofstream(json_path) << rows.dump(2) << '\n';
   } catch (const std::exception& e) {

@@ -72,12 +72,13 @@ def jacobi(data):
 def rcm(data):
     rows = []
     for r in data:
-        rows.append([r["matrix"], r["n"], r["nnz"], r["bandwidth_before"], r["bandwidth_after"], f'{r["gpu_cub_ms"]:.3f}',
-                     f'{r["serial_ms"] / r["gpu_cub_ms"]:.2f}x', f'{r["cusolver_ms"] / r["gpu_cub_ms"]:.2f}x',
+        rows.append([r["matrix"], r["n"], r["nnz"], r["bandwidth_before"], r["method"], r["bandwidth_after"],
+                     f'{r["gpu_ms"]:.3f}', f'{r["gpu_min_ms"]:.3f}..{r["gpu_max_ms"]:.3f}',
+                     f'{r["serial_ms"] / r["gpu_ms"]:.2f}x', f'{r["cusolver_ms"] / r["gpu_ms"]:.2f}x',
                      "yes" if r["same_as_reference"] else "no"])
-    return (["## RCM (cub variant; ratios: baseline time / GPU time)", ""] +
-            table(["matrix", "n", "nnz", "bandwidth before", "after", "GPU ms", "vs serial", "vs cuSOLVER",
-                   "same as serial"], rows) + [""])
+    return (["## RCM (median GPU time with its range; ratios: baseline time / GPU time)", ""] +
+            table(["matrix", "n", "nnz", "bandwidth before", "method", "after", "GPU ms", "range", "vs serial",
+                   "vs cuSOLVER", "same as serial"], rows) + [""])
 
 
 def pcg(data):

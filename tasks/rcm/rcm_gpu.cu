@@ -32,10 +32,12 @@
 #include "runtime/cuda_check.hpp"
 #include "runtime/device.hpp"
 #include "runtime/device_buffer.hpp"
+#include "tasks/rcm/device_graph.cuh"
 #include "tasks/rcm/level_keys.hpp"
 #include "tasks/rcm/prepare.hpp"
 #include "tasks/rcm/rcm_driver.hpp"
 #include "tasks/rcm/rcm_gpu.hpp"
+#include "tasks/rcm/rcm_tasks.hpp"
 
 namespace apiary::rcm {
 
@@ -50,14 +52,6 @@ using device_ref = cuda::atomic_ref<T, cuda::thread_scope_device>;
 
 unsigned blocks_for(std::int64_t threads) {
   return static_cast<unsigned>((threads + kThreads - 1) / kThreads);
-}
-
-__global__ void degree_kernel(const index_t* row_ptr, const index_t* col, index_t n, index_t* degree) {
-  const std::int64_t v = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (v >= n) return;
-  index_t d = 0;
-  for (std::int64_t k = row_ptr[v]; k < row_ptr[v + 1]; ++k) d += col[k] != v;
-  degree[v] = d;
 }
 
 // The first level of a search: queue = {root}, flags[root] = value.
@@ -142,10 +136,8 @@ __global__ void parent_degree_keys(const std::uint64_t* by_index, index_t count,
 class DeviceEngine {
  public:
   DeviceEngine(const sparse::Csr<double>& g, bool force_two_pass)
-      : n_(g.rows),
-        row_ptr_(std::span<const index_t>(g.row_ptr)),
-        col_(std::span<const index_t>(g.col)),
-        degree_(static_cast<std::size_t>(n_)),
+      : g_(g),
+        n_(g.rows),
         queue_(static_cast<std::size_t>(n_)),
         mark_(static_cast<std::size_t>(n_)),
         parent_(static_cast<std::size_t>(n_)),
@@ -157,21 +149,17 @@ class DeviceEngine {
         force_two_pass_(force_two_pass) {
     mark_.fill_zero();  // stamps start at 1
     APIARY_CUDA_CHECK(cudaMemset(parent_.data(), 0xff, parent_.bytes()));  // kUnclaimed
-    degree_kernel<<<blocks_for(n_), kThreads>>>(row_ptr_.data(), col_.data(), n_, degree_.data());
-    APIARY_CUDA_CHECK_LAUNCH();
-    host_degree_ = degree_.to_host();
-    for (index_t d : host_degree_) max_degree_ = std::max(max_degree_, d);
     // Temporary storage for the largest sort (a level cannot hold all n vertices, so n
     // items bound every call); grown later only if CUB ever asks for more.
     std::size_t bytes = 0;
     APIARY_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, bytes, keys_a_.data(), keys_b_.data(), n_));
     ensure_temp(bytes);
-    device_bytes_ = row_ptr_.bytes() + col_.bytes() + degree_.bytes() + queue_.bytes() + mark_.bytes() +
+    device_bytes_ = g_.bytes() + queue_.bytes() + mark_.bytes() +
                     parent_.bytes() + keys_a_.bytes() + keys_b_.bytes() + tail_.bytes() + best_.bytes();
     peak_bytes_ = device_bytes_ + temp_.bytes();
   }
 
-  const std::vector<index_t>& degrees() const { return host_degree_; }
+  const std::vector<index_t>& degrees() const { return g_.host_degree; }
   std::size_t peak_device_bytes() const { return peak_bytes_; }
   bool two_pass_used() const { return two_pass_used_; }
 
@@ -183,7 +171,7 @@ class DeviceEngine {
     last_begin_ = 0;
     while (true) {
       bfs_expand<<<blocks_for(std::int64_t{end - begin} * kWarp), kThreads>>>(
-          row_ptr_.data(), col_.data(), queue_.data(), begin, end, mark_.data(), stamp_, tail_.data());
+          g_.row_ptr.data(), g_.col.data(), queue_.data(), begin, end, mark_.data(), stamp_, tail_.data());
       APIARY_CUDA_CHECK_LAUNCH();
       const index_t next_end = read_tail();
       if (next_end == end) break;
@@ -199,7 +187,7 @@ class DeviceEngine {
   index_t min_degree_in_last_level() {
     APIARY_CUDA_CHECK(cudaMemsetAsync(best_.data(), 0xff, best_.bytes()));
     min_degree_kernel<<<blocks_for(last_end_ - last_begin_), kThreads>>>(queue_.data(), last_begin_, last_end_,
-                                                                          degree_.data(), best_.data());
+                                                                          g_.degree.data(), best_.data());
     APIARY_CUDA_CHECK_LAUNCH();
     unsigned long long best = 0;
     APIARY_CUDA_CHECK(cudaMemcpy(&best, best_.data(), sizeof best, cudaMemcpyDeviceToHost));
@@ -212,7 +200,7 @@ class DeviceEngine {
     index_t begin = 0, end = 1, levels = 1;
     while (true) {
       cm_expand<<<blocks_for(std::int64_t{end - begin} * kWarp), kThreads>>>(
-          row_ptr_.data(), col_.data(), queue_.data(), begin, end, parent_.data(), tail_.data());
+          g_.row_ptr.data(), g_.col.data(), queue_.data(), begin, end, parent_.data(), tail_.data());
       APIARY_CUDA_CHECK_LAUNCH();
       const index_t next_end = read_tail();
       if (next_end == end) break;
@@ -249,12 +237,12 @@ class DeviceEngine {
   void sort_level(index_t begin, index_t end, index_t next_end) {
     const index_t count = next_end - end;
     if (count < 2) return;
-    const LevelKeyLayout layout = level_key_layout(end - begin, max_degree_, n_, force_two_pass_);
+    const LevelKeyLayout layout = level_key_layout(end - begin, g_.max_degree, n_, force_two_pass_);
     index_t* level = queue_.data() + end;
     const auto parent_begin = static_cast<unsigned>(begin);
     std::size_t bytes = 0;
     if (layout.single_pass) {
-      level_keys<<<blocks_for(count), kThreads>>>(level, count, parent_.data(), parent_begin, degree_.data(), layout,
+      level_keys<<<blocks_for(count), kThreads>>>(level, count, parent_.data(), parent_begin, g_.degree.data(), layout,
                                                   keys_a_.data());
       APIARY_CUDA_CHECK_LAUNCH();
       APIARY_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, bytes, keys_a_.data(), keys_b_.data(), count, 0,
@@ -282,7 +270,7 @@ class DeviceEngine {
                                                      layout.index_bits));
     // Pass 2: stable by (relative parent position, degree).
     parent_degree_keys<<<blocks_for(count), kThreads>>>(keys_b_.data(), count, parent_.data(), parent_begin,
-                                                        degree_.data(), layout, keys_a_.data(), values_a_.data());
+                                                        g_.degree.data(), layout, keys_a_.data(), values_a_.data());
     APIARY_CUDA_CHECK_LAUNCH();
     bytes = 0;
     APIARY_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys_a_.data(), keys_b_.data(),
@@ -297,10 +285,8 @@ class DeviceEngine {
                                       cudaMemcpyDeviceToDevice));
   }
 
+  detail::DeviceGraph g_;
   index_t n_;
-  DeviceBuffer<index_t> row_ptr_;
-  DeviceBuffer<index_t> col_;
-  DeviceBuffer<index_t> degree_;
   DeviceBuffer<index_t> queue_;
   DeviceBuffer<unsigned> mark_;
   DeviceBuffer<unsigned> parent_;
@@ -312,8 +298,6 @@ class DeviceEngine {
   DeviceBuffer<index_t> values_b_;
   DeviceBuffer<std::byte> temp_;
   MappedHostBuffer<index_t> readback_;  // pinned, for the per-level tail copy
-  std::vector<index_t> host_degree_;
-  index_t max_degree_ = 0;
   unsigned stamp_ = 0;
   index_t last_begin_ = 0, last_end_ = 0;
   bool force_two_pass_ = false;
@@ -326,8 +310,10 @@ class DeviceEngine {
 
 RcmGpuResult rcm_gpu(const sparse::Csr<double>& a, RcmVariant variant, Scheduler scheduler,
                      const RcmGpuOptions& options) {
-  (void)scheduler;  // for runtime-based variants; `cub` schedules nothing
-  if (variant != RcmVariant::cub) throw std::invalid_argument("rcm_gpu: unknown variant");
+  if (variant != RcmVariant::cub && variant != RcmVariant::tasks) throw std::invalid_argument("rcm_gpu: unknown variant");
+  if (options.task_tile < 0 || options.task_tile > kMaxTaskTile)
+    throw std::invalid_argument("rcm_gpu: task_tile must be 1.." + std::to_string(kMaxTaskTile) + " (0: " +
+                                std::to_string(kMaxTaskTile) + "), got " + std::to_string(options.task_tile));
   const detail::PreparedGraph p = detail::prepare_graph(a);
   RcmGpuResult r;
   r.symmetrized = p.symmetrized;
@@ -343,6 +329,10 @@ RcmGpuResult rcm_gpu(const sparse::Csr<double>& a, RcmVariant variant, Scheduler
   if (const auto reason = no_device_reason()) throw std::runtime_error("no GPU available (" + *reason + ")");
 
   APIARY_CUDA_CHECK(cudaDeviceSynchronize());  // earlier work is not ours to time
+  if (variant == RcmVariant::tasks) {
+    detail::rcm_tasks(*p.graph, scheduler, options, r);
+    return r;
+  }
   const auto t0 = std::chrono::steady_clock::now();
   DeviceEngine e(*p.graph, options.force_two_pass_sort);
   r.setup_ms = detail::ms_since(t0);

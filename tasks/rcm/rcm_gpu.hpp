@@ -1,5 +1,10 @@
 // Reverse Cuthill–McKee on the GPU (docs/rcm.md).
 //
+// Variant `tasks` (rcm_tasks.cu): the level loop runs on the device as a cyclic phased
+// task program on the runtime, one run per breadth-first search: a level that fits one
+// task is expanded and sorted inside a single looping task; wider levels are delegated to
+// per-chunk expansion tasks, chunk sorts and merge passes, each group in its own phase.
+//
 // Variant `cub`: a level-synchronous breadth-first search driven from the host. Per level,
 // one kernel expands the current level (a warp per vertex) and claims every unvisited
 // neighbour with an atomic min of the parent's position; the host reads back the size of
@@ -14,6 +19,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -25,17 +31,19 @@ namespace apiary::rcm {
 
 using sparse::index_t;
 
-enum class RcmVariant { cub };
+enum class RcmVariant { cub, tasks };
 
 inline std::string_view to_string(RcmVariant v) {
   switch (v) {
     case RcmVariant::cub: return "cub";
+    case RcmVariant::tasks: return "tasks";
   }
   return "unknown";
 }
 
 inline std::optional<RcmVariant> parse_variant(std::string_view s) {
   if (s == "cub") return RcmVariant::cub;
+  if (s == "tasks") return RcmVariant::tasks;
   return std::nullopt;
 }
 
@@ -43,9 +51,15 @@ struct RcmGpuOptions {
   // One root per component in component order (as sparse::rcm_from); empty: the
   // pseudo-peripheral node of each component, found on the GPU.
   std::vector<index_t> start_nodes;
-  // Sort every level with two radix passes even when one 64-bit key would do (tests).
+  // `cub`: sort every level with two radix passes even when one 64-bit key would do (tests).
   bool force_two_pass_sort = false;
+  // `tasks`: positions per expansion, sort and merge task, and the widest level one task
+  // handles alone; 1 .. kMaxTaskTile, 0 = kMaxTaskTile. Small values force the wide-level
+  // path (chunk sorts, several merge passes) on small graphs (tests).
+  int task_tile = 0;
 };
+
+inline constexpr int kMaxTaskTile = 2048;  // 256 threads x 8 keys per task
 
 struct RcmGpuResult {
   std::vector<index_t> perm;         // perm[new] = old (sparse/transform.hpp convention)
@@ -62,11 +76,16 @@ struct RcmGpuResult {
   double permutation_ms = 0;   // Cuthill–McKee levels and sorts, download, reversal
   double total_ms = 0;         // setup + start + permutation
   std::size_t device_bytes = 0;  // peak of this call's own device allocations
+  // `tasks` only, summed over its runs (one per search):
+  int runs = 0;
+  std::uint64_t tasks = 0;
+  std::uint64_t phase_switches = 0;
 };
 
 // Throws std::invalid_argument for a non-square matrix or bad start nodes (before any
 // GPU use), std::runtime_error("no GPU available (...)") without a usable device. The
-// scheduler is for runtime-based variants; `cub` does not use it.
+// scheduler runs the `tasks` variant's program; `cub` does not use it. A failed run of
+// the task program throws the runtime's apiary::RunError.
 RcmGpuResult rcm_gpu(const sparse::Csr<double>& a, RcmVariant variant = RcmVariant::cub,
                      Scheduler scheduler = Scheduler::megakernel, const RcmGpuOptions& options = {});
 

@@ -119,6 +119,14 @@ inline std::vector<Case> large_cases() {
   c.push_back({"poisson2d 300 x 300 scrambled", scrambled(sparse::poisson2d<double>(300, 300), 21)});
   c.push_back({"poisson3d 40^3 scrambled", scrambled(sparse::poisson3d<double>(40, 40, 40), 22)});
   c.push_back({"random graph 100000 / 300000 edges", random_graph(100000, 300000, 23)});
+  {
+    // A hub whose 4999 leaves are one level: wider than one task of the `tasks` variant.
+    std::vector<std::pair<index_t, index_t>> e;
+    for (index_t i = 1; i < 5000; ++i) e.emplace_back(1234, i == 1234 ? 0 : i);
+    c.push_back({"star 5000 centred at 1234", graph(5000, e)});
+  }
+  // 20000 levels: more than one Narrow task of the `tasks` variant handles in one go.
+  c.push_back({"path 20000 scrambled", scrambled(graph(20000, path_edges(20000)), 24)});
   return c;
 }
 

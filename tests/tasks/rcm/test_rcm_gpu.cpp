@@ -1,12 +1,18 @@
 // The GPU RCM against the serial reference sparse::rcm: identical permutations and start
-// nodes on hand-made, generated and shared matrices, with one- and two-pass level sorts
-// and from given roots; the cuSOLVER baseline gives a permutation. Skips without a GPU.
-// The `cub` variant runs no program on the runtime, so these tests are not
-// parameterized over the schedulers.
+// nodes on hand-made, generated and shared matrices, from the pseudo-peripheral roots and
+// from given ones. `cub` runs once, with one- and two-pass level sorts; `tasks` runs under
+// every scheduler of the build, with the default tile and with tiny tiles that send small
+// graphs through the wide-level path (expansion tasks, chunk sorts, several merge
+// passes). The cuSOLVER baseline gives a permutation. Skips without a GPU.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <span>
+#include <string>
+#include <tuple>
+#include <vector>
 
+#include "runtime/scheduler.hpp"
 #include "sparse/analysis.hpp"
 #include "tasks/rcm/cusolver_rcm.hpp"
 #include "tasks/rcm/rcm_gpu.hpp"
@@ -18,67 +24,126 @@ namespace apiary::rcm {
 namespace {
 
 using testing::Case;
+using Param = std::tuple<RcmVariant, Scheduler>;
 
-class RcmGpu : public ::testing::Test {
+RcmGpuOptions with_tile(int tile) {
+  RcmGpuOptions o;
+  o.task_tile = tile;
+  return o;
+}
+
+class RcmGpu : public ::testing::TestWithParam<Param> {
  protected:
   void SetUp() override { APIARY_REQUIRE_GPU(); }
+  RcmVariant variant() const { return std::get<0>(GetParam()); }
+  Scheduler scheduler() const { return std::get<1>(GetParam()); }
+  RcmGpuResult run(const sparse::Csr<double>& a, const RcmGpuOptions& o = {}) const {
+    return rcm_gpu(a, variant(), scheduler(), o);
+  }
+
+  void check(const Case& c, RcmGpuOptions o, bool from_smallest) const {
+    const sparse::Csr<double> sym = testing::symmetric_pattern(c.a);
+    std::string name = c.name;
+    if (o.force_two_pass_sort) name += " (two-pass)";
+    if (o.task_tile != 0) {
+      name += " (tile ";
+      name += std::to_string(o.task_tile);
+      name += ')';
+    }
+    sparse::RcmResult ref;
+    if (from_smallest) {
+      o.start_nodes = testing::smallest_vertices(sym);
+      ref = sparse::rcm_from(sym, std::span<const sparse::index_t>(o.start_nodes));
+      name += " from smallest vertices";
+    } else {
+      ref = sparse::rcm(sym);
+    }
+    const RcmGpuResult r = run(c.a, o);
+    EXPECT_EQ(r.symmetrized, !sparse::is_pattern_symmetric(c.a)) << name;
+    EXPECT_GT(r.device_bytes, 0u) << name;
+    EXPECT_GE(r.total_ms, 0.0) << name;
+    if (variant() == RcmVariant::tasks) {
+      // One run per search: every start-node BFS plus every Cuthill–McKee search of a
+      // component that is not a single vertex.
+      EXPECT_EQ(r.runs, r.bfs_count + r.components - r.isolated) << name;
+      EXPECT_GE(r.tasks, static_cast<std::uint64_t>(r.runs)) << name;
+    }
+    testing::expect_same_as_reference(r, ref, sym, name);
+  }
 };
 
-void check_gpu(const Case& c, bool two_pass, bool from_smallest) {
-  const sparse::Csr<double> sym = testing::symmetric_pattern(c.a);
-  RcmGpuOptions o;
-  o.force_two_pass_sort = two_pass;
-  std::string name = c.name + (two_pass ? " (two-pass)" : "");
-  sparse::RcmResult ref;
-  if (from_smallest) {
-    o.start_nodes = testing::smallest_vertices(sym);
-    ref = sparse::rcm_from(sym, std::span<const sparse::index_t>(o.start_nodes));
-    name += " from smallest vertices";
-  } else {
-    ref = sparse::rcm(sym);
-  }
-  const RcmGpuResult r = rcm_gpu(c.a, RcmVariant::cub, Scheduler::megakernel, o);
-  EXPECT_EQ(r.symmetrized, !sparse::is_pattern_symmetric(c.a)) << name;
-  EXPECT_GT(r.device_bytes, 0u) << name;
-  EXPECT_GE(r.total_ms, 0.0) << name;
-  testing::expect_same_as_reference(r, ref, sym, name);
+TEST_P(RcmGpu, MatchesSerialOnSmallGraphs) {
+  for (const Case& c : testing::small_cases()) check(c, {}, false);
 }
 
-TEST_F(RcmGpu, MatchesSerialOnSmallGraphs) {
-  for (const Case& c : testing::small_cases()) check_gpu(c, false, false);
+TEST_P(RcmGpu, MatchesRcmFromGivenRoots) {
+  for (const Case& c : testing::small_cases()) check(c, {}, true);
 }
 
-TEST_F(RcmGpu, MatchesSerialOnSmallGraphsWithTwoPassSort) {
-  for (const Case& c : testing::small_cases()) check_gpu(c, true, false);
+TEST_P(RcmGpu, MatchesSerialOnLargerGraphs) {
+  for (const Case& c : testing::large_cases()) check(c, {}, false);
 }
 
-TEST_F(RcmGpu, MatchesRcmFromGivenRoots) {
-  for (const Case& c : testing::small_cases()) check_gpu(c, false, true);
-}
-
-TEST_F(RcmGpu, MatchesSerialOnLargerGraphs) {
-  for (const Case& c : testing::large_cases()) check_gpu(c, false, false);
-  check_gpu(testing::large_cases().front(), true, false);
-}
-
-TEST_F(RcmGpu, MatchesSerialOnSharedMatrices) {
+TEST_P(RcmGpu, MatchesSerialOnSharedMatrices) {
   const auto cases = testing::shared_cases();
   if (cases.empty()) GTEST_SKIP() << "no matrices in " << APIARY_SHARED_MATRICES;
-  for (const Case& c : cases) check_gpu(c, false, false);
+  for (const Case& c : cases) check(c, {}, false);
 }
 
-TEST_F(RcmGpu, RepeatedRunsAreIdentical) {
+// cub: two radix passes instead of one packed key. tasks: tiles of 1, 3 and 32 positions,
+// so that levels of two or more vertices take the wide path, the merge passes run many
+// times with partial last tiles, and a tile may hold fewer positions than a task has
+// threads.
+TEST_P(RcmGpu, MatchesSerialOnTheOtherLevelPaths) {
+  std::vector<RcmGpuOptions> options;
+  if (variant() == RcmVariant::cub) {
+    options.emplace_back().force_two_pass_sort = true;
+  } else {
+    for (int tile : {1, 3, 32}) options.push_back(with_tile(tile));
+  }
+  for (const RcmGpuOptions& o : options) {
+    for (const Case& c : testing::small_cases()) check(c, o, false);
+    check(testing::large_cases()[1], o, false);
+  }
+  if (variant() == RcmVariant::tasks) {
+    // The widest levels (the star's leaves, the random graph's middle) with a small tile:
+    // merge passes over many runs.
+    for (std::size_t i : {2u, 3u}) check(testing::large_cases()[i], with_tile(64), false);
+  }
+}
+
+TEST_P(RcmGpu, RepeatedRunsAreIdentical) {
   const Case c = testing::large_cases()[2];
-  const RcmGpuResult first = rcm_gpu(c.a);
-  for (int i = 0; i < 3; ++i) EXPECT_EQ(rcm_gpu(c.a).perm, first.perm);
+  const RcmGpuResult first = run(c.a);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(run(c.a).perm, first.perm);
 }
 
-TEST_F(RcmGpu, CusolverBaselineGivesAPermutation) {
+TEST(RcmGpuBaseline, CusolverGivesAPermutation) {
+  APIARY_REQUIRE_GPU();
   for (const Case& c : testing::small_cases()) {
     const CusolverRcmResult r = cusolver_rcm(c.a);
     EXPECT_TRUE(sparse::is_permutation(r.perm)) << c.name;
   }
 }
+
+// `cub` once (it runs no task program), `tasks` under every scheduler of the build.
+std::vector<Param> variants_and_schedulers() {
+  std::vector<Param> out{{RcmVariant::cub, Scheduler::megakernel}};
+  for (Scheduler s : available_schedulers()) out.emplace_back(RcmVariant::tasks, s);
+  return out;
+}
+
+std::string param_name(const ::testing::TestParamInfo<Param>& info) {
+  const auto [v, s] = info.param;
+  std::string name(to_string(v));
+  if (v == RcmVariant::tasks) {
+    name += '_';
+    name += to_string(s);
+  }
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(VariantsAndSchedulers, RcmGpu, ::testing::ValuesIn(variants_and_schedulers()), param_name);
 
 }  // namespace
 }  // namespace apiary::rcm

@@ -138,6 +138,19 @@ TEST(RcmGpuInput, RejectsOutOfRangeStartNodeBeforeTheGpuCheck) {
   EXPECT_THROW(rcm_gpu(testing::graph(3, {{0, 1}}), RcmVariant::cub, Scheduler::megakernel, o), std::invalid_argument);
 }
 
+TEST(RcmGpuInput, RejectsBadTaskTileBeforeTheGpuCheck) {
+  for (int tile : {-1, kMaxTaskTile + 1}) {
+    RcmGpuOptions o;
+    o.task_tile = tile;
+    try {
+      rcm_gpu(testing::graph(3, {{0, 1}}), RcmVariant::tasks, Scheduler::megakernel, o);
+      FAIL() << "expected an error for tile " << tile;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("task_tile must be 1..2048"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(RcmGpuInput, EmptyMatrixNeedsNoGpu) {
   EXPECT_TRUE(rcm_gpu(sparse::Csr<double>{}).perm.empty());
 }
@@ -153,7 +166,7 @@ TEST(RcmGpuInput, SaysWhenThereIsNoGpu) {
 }
 
 TEST(RcmVariantNames, RoundTrip) {
-  EXPECT_EQ(parse_variant(to_string(RcmVariant::cub)), RcmVariant::cub);
+  for (RcmVariant v : {RcmVariant::cub, RcmVariant::tasks}) EXPECT_EQ(parse_variant(to_string(v)), v);
   EXPECT_FALSE(parse_variant("nope"));
 }
 

@@ -1,0 +1,594 @@
+// Variant `tasks` of the GPU RCM (rcm_gpu.hpp, docs/rcm.md): the level loop of every
+// breadth-first search runs on the device, as one run of a cyclic phased task program.
+// The host driver (rcm_driver.hpp) is the one the `cub` variant uses; only the engine's
+// searches differ.
+//
+// The program, all task types 256 threads:
+//
+//   phase 0  Narrow     one task that loops over levels while they fit one task
+//                       (at most `tile` vertices): expands a level, and in a Cuthill–McKee
+//                       search sorts the next level in shared memory, then goes on. No
+//                       phase switch, no launch, no host round trip per level.
+//            Expand     one task per `tile` positions of a wider level.
+//   phase 1  Plan       one task after a wide expansion (or after a sort): ends the search,
+//                       sorts a small next level itself, delegates a large one to
+//                       SortChunk, and starts the next level (Narrow or Expand tasks).
+//   phase 2  SortChunk  one task per `tile` vertices of a large level: sorted runs.
+//   phase 3  Merge<0>   merge passes: pass p merges pairs of runs of tile << p keys, one
+//   phase 4  Merge<1>   task per `tile` outputs; passes alternate between the two types
+//                       (phases), so each pass starts after the previous one has ended;
+//                       the last pass writes the level into the queue and hands back to
+//                       Plan (phase 1, after the cyclic wrap).
+//
+// Claims are those of the `cub` variant (rcm_gpu.cu): a BFS marks a vertex with the
+// search's stamp (atomic exchange); Cuthill–McKee takes the smallest parent position with
+// an atomic min, and the next level is sorted by (parent position, degree, index), which
+// puts it where the serial sparse::rcm puts it. Sorts compare (parent position relative to
+// the parent level, degree, vertex) as a 64-bit and a 32-bit word, so no key bits need
+// computing and any n or degree fits. Expansion is balanced over edges, not vertices: the
+// task scans the row lengths of its positions and each thread takes one edge per round,
+// so a hub vertex is spread over all 256 threads.
+//
+// Ordering: within a task, ctx.sync() (a CTA barrier over its threads) orders its
+// threads' global and shared accesses; between tasks of different phases, the phase
+// switch does. Appends reserve queue slots with one atomic per warp and round on
+// LevelState::tail, so every vertex is written exactly once.
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+#include <cooperative_groups/scan.h>
+#include <cub/block/block_merge_sort.cuh>
+#include <cuda/atomic>
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+
+#include "runtime/device.hpp"
+#include "schedulers/run.cuh"
+#include "tasks/rcm/device_graph.cuh"
+#include "tasks/rcm/prepare.hpp"
+#include "tasks/rcm/rcm_driver.hpp"
+#include "tasks/rcm/rcm_tasks.hpp"
+
+namespace apiary::rcm::detail {
+
+namespace {
+
+namespace cg = cooperative_groups;
+
+constexpr int kThreads = 256;
+constexpr int kItems = kMaxTaskTile / kThreads;  // keys per thread in a task's sort
+constexpr int kWarps = kThreads / 32;
+constexpr unsigned kUnclaimed = 0xffffffffu;
+// Levels one Narrow task handles before it queues its successor: a task that ran for
+// seconds (a path of millions of vertices) would look stalled to the watchdog.
+constexpr int kLevelsPerTask = 4096;
+static_assert(kItems * kThreads == kMaxTaskTile);
+
+template <class T>
+using device_ref = cuda::atomic_ref<T, cuda::thread_scope_device>;
+
+struct SortKey {
+  std::uint64_t major;  // (parent position - first position of the parent level) << 32 | degree
+  std::uint32_t vertex;
+};
+struct KeyLess {
+  __device__ bool operator()(const SortKey& a, const SortKey& b) const {
+    return a.major < b.major || (a.major == b.major && a.vertex < b.vertex);
+  }
+};
+constexpr SortKey kMaxKey{~std::uint64_t{0}, ~std::uint32_t{0}};
+
+// The search's progress, in device memory. Written by the task that owns the current
+// step (Narrow, Plan) and read by the tasks it creates.
+struct LevelState {
+  index_t begin;  // the current level is queue[begin, end)
+  index_t end;
+  index_t tail;   // end of the next level while it is being built (appends: atomic add)
+  index_t levels;  // non-empty levels so far
+  unsigned long long best;  // BFS: min (degree << 32 | vertex) over the last level
+};
+
+struct TaskEnv {
+  const index_t* row_ptr = nullptr;
+  const index_t* col = nullptr;
+  const index_t* degree = nullptr;  // without self-loops
+  index_t* queue = nullptr;         // the search's order, positions 0 .. size-1
+  unsigned* mark = nullptr;         // BFS: stamp of the last search that reached the vertex
+  unsigned* parent = nullptr;       // Cuthill–McKee: smallest parent position; kUnclaimed
+  SortKey* runs[2] = {nullptr, nullptr};  // merge passes: source and target alternate
+  LevelState* state = nullptr;
+  unsigned stamp = 0;  // BFS: this search's stamp
+  bool bfs = false;    // start-node search (BFS) or Cuthill–McKee
+  index_t tile = kMaxTaskTile;
+};
+
+// A merge sort over the 256 threads of one task: CUB's block merge sort with the task's
+// barrier (a __syncthreads() would wait for threads outside the task).
+template <class Ctx>
+class TaskMergeSort
+    : public cub::BlockMergeSortStrategy<SortKey, cub::NullType, kThreads, kItems, TaskMergeSort<Ctx>> {
+  using Base = cub::BlockMergeSortStrategy<SortKey, cub::NullType, kThreads, kItems, TaskMergeSort<Ctx>>;
+
+ public:
+  __device__ TaskMergeSort(typename Base::TempStorage& storage, const Ctx& ctx)
+      : Base(storage, static_cast<unsigned>(ctx.rank())), ctx_(&ctx) {}
+  __device__ void SyncImplementation() const { ctx_->sync(); }
+
+ private:
+  const Ctx* ctx_;
+};
+
+using SortStorage = cub::BlockMergeSort<SortKey, kThreads, kItems>::TempStorage;  // same layout
+
+struct ExpandShared {
+  index_t vertex[kMaxTaskTile];  // the positions' vertices
+  index_t first[kMaxTaskTile];   // their row starts
+  index_t offset[kMaxTaskTile];  // exclusive scan of their row lengths
+  index_t warp_total[kWarps];
+};
+
+union TaskShared {
+  ExpandShared expand;
+  alignas(16) unsigned char sort[sizeof(SortStorage)];
+};
+
+// Exclusive prefix sum of one value per thread over the task; `total` gets the sum.
+template <class Ctx>
+__device__ index_t task_exclusive_sum(const Ctx& ctx, index_t* warp_total, index_t value, index_t& total) {
+  const auto warp = cg::tiled_partition<32>(cg::this_thread_block());
+  const int w = ctx.rank() / 32;
+  const index_t inclusive = cg::inclusive_scan(warp, value);
+  if (warp.thread_rank() == 31) warp_total[w] = inclusive;
+  ctx.sync();
+  index_t before = 0;
+  total = 0;
+  for (int i = 0; i < kWarps; ++i) {
+    before += i < w ? warp_total[i] : 0;
+    total += warp_total[i];
+  }
+  return before + inclusive - value;
+}
+
+// Appends v for the threads with `claim`, one atomic per warp. All 32 lanes call it.
+__device__ void append(const TaskEnv& e, bool claim, index_t v) {
+  const unsigned mask = __ballot_sync(0xffffffffu, claim);
+  if (mask == 0) return;
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  const int leader = __ffs(static_cast<int>(mask)) - 1;
+  index_t base = 0;
+  if (lane == leader)
+    base = device_ref<index_t>(e.state->tail).fetch_add(__popc(mask), cuda::memory_order_relaxed);
+  base = __shfl_sync(0xffffffffu, base, leader);
+  if (claim) e.queue[base + __popc(mask & ((1u << lane) - 1))] = v;
+}
+
+// v is reached from the vertex at `position`: true for the one claim that adds it to the
+// next level (see the file comment and rcm_gpu.cu).
+__device__ bool claim(const TaskEnv& e, index_t v, index_t position) {
+  if (e.bfs) {
+    device_ref<unsigned> m(e.mark[v]);
+    return m.load(cuda::memory_order_relaxed) != e.stamp && m.exchange(e.stamp, cuda::memory_order_relaxed) != e.stamp;
+  }
+  const auto pos = static_cast<unsigned>(position);
+  device_ref<unsigned> p(e.parent[v]);
+  return p.load(cuda::memory_order_relaxed) > pos && p.fetch_min(pos, cuda::memory_order_relaxed) == kUnclaimed;
+}
+
+// Expands the positions [a, b) (at most tile) of the queue: every unclaimed neighbour
+// goes to the next level. Edge-balanced: round r gives thread t the edge r*256 + t of the
+// positions' concatenated rows.
+template <class Ctx>
+__device__ void expand(const Ctx& ctx, ExpandShared& sh, const TaskEnv& e, index_t a, index_t b) {
+  const int r = ctx.rank();
+  index_t length[kItems];
+  index_t sum = 0;
+  for (int i = 0; i < kItems; ++i) {
+    const int j = r * kItems + i;
+    length[i] = 0;
+    if (a + j < b) {
+      const index_t u = e.queue[a + j];
+      const index_t first = e.row_ptr[u];
+      length[i] = e.row_ptr[u + 1] - first;
+      sh.vertex[j] = u;
+      sh.first[j] = first;
+    }
+    sum += length[i];
+  }
+  index_t total = 0;
+  index_t run = task_exclusive_sum(ctx, sh.warp_total, sum, total);
+  for (int i = 0; i < kItems; ++i) {
+    sh.offset[r * kItems + i] = run;
+    run += length[i];
+  }
+  ctx.sync();
+  const int count = static_cast<int>(b - a);
+  for (index_t round = 0; round < total; round += kThreads) {  // the same trip count in every thread
+    const index_t k = round + r;
+    bool take = false;
+    index_t v = 0;
+    if (k < total) {
+      int lo = 0, hi = count - 1;  // the last position whose row starts at or before edge k
+      while (lo < hi) {
+        const int mid = (lo + hi + 1) / 2;
+        if (sh.offset[mid] <= k) lo = mid;
+        else hi = mid - 1;
+      }
+      v = e.col[sh.first[lo] + (k - sh.offset[lo])];
+      take = v != sh.vertex[lo] && claim(e, v, a + lo);
+    }
+    append(e, take, v);
+  }
+}
+
+// Sorts queue[first, first + count) (count <= tile <= kMaxTaskTile), the children of the
+// level starting at parent_begin, by (parent position, degree, index). Writes the sorted
+// vertices back into the queue, or the sorted keys to `out` when it is given.
+template <class Ctx>
+__device__ void sort_level(const Ctx& ctx, TaskShared& sh, const TaskEnv& e, index_t parent_begin, index_t first,
+                           index_t count, SortKey* out) {
+  const int r = ctx.rank();
+  SortKey keys[kItems];
+  for (int i = 0; i < kItems; ++i) {
+    const index_t j = r * kItems + i;
+    keys[i] = kMaxKey;
+    if (j < count) {
+      const index_t v = e.queue[first + j];
+      keys[i] = {static_cast<std::uint64_t>(e.parent[v] - static_cast<unsigned>(parent_begin)) << 32 |
+                     static_cast<std::uint32_t>(e.degree[v]),
+                 static_cast<std::uint32_t>(v)};
+    }
+  }
+  static_assert(sizeof(typename TaskMergeSort<Ctx>::TempStorage) == sizeof(SortStorage));
+  TaskMergeSort<Ctx>(*reinterpret_cast<typename TaskMergeSort<Ctx>::TempStorage*>(sh.sort), ctx).Sort(keys, KeyLess{});
+  for (int i = 0; i < kItems; ++i) {
+    const index_t j = r * kItems + i;
+    if (j >= count) continue;
+    if (out != nullptr) out[j] = keys[i];
+    else e.queue[first + j] = static_cast<index_t>(keys[i].vertex);
+  }
+  ctx.sync();  // the shared storage is reused next
+}
+
+// The search is over: queue[begin, end) was its last level. A BFS also finds the
+// minimum-degree vertex of that level (ties: the smallest index).
+template <class Ctx>
+__device__ void finish(const Ctx& ctx, const TaskEnv& e, index_t begin, index_t end, index_t levels) {
+  if (ctx.rank() == 0) {
+    e.state->begin = begin;
+    e.state->end = end;
+    e.state->levels = levels;
+  }
+  if (!e.bfs) return;
+  unsigned long long best = ~0ull;
+  for (index_t p = begin + ctx.rank(); p < end; p += kThreads) {
+    const index_t v = e.queue[p];
+    best = std::min(best, static_cast<unsigned long long>(static_cast<unsigned>(e.degree[v])) << 32 |
+                              static_cast<unsigned>(v));
+  }
+  const auto warp = cg::tiled_partition<32>(cg::this_thread_block());
+  best = cg::reduce(warp, best, cg::less<unsigned long long>());
+  if (warp.thread_rank() == 0)
+    device_ref<unsigned long long>(e.state->best).fetch_min(best, cuda::memory_order_relaxed);
+}
+
+__device__ index_t chunks(index_t count, index_t tile) { return (count + tile - 1) / tile; }
+
+struct Narrow;
+struct Expand;
+struct SortChunk;
+struct Plan;
+template <int Parity>
+struct Merge;
+
+// Records the current step in the state (one thread) and hands the search to tasks:
+// after the level queue[begin, end) was expanded into queue[end, tail), a large next level
+// goes to SortChunk; after a level is complete, a wide one goes to Expand tasks, a narrow
+// one to a Narrow task.
+template <class Ctx>
+__device__ void delegate_sort(const Ctx& ctx, const TaskEnv& e, index_t begin, index_t end, index_t tail,
+                              index_t levels) {
+  if (ctx.rank() == 0) *e.state = LevelState{begin, end, tail, levels, e.state->best};
+  ctx.sync();  // the state is written before any task that reads it is queued
+  for (index_t c = ctx.rank(); c < chunks(tail - end, e.tile); c += kThreads) ctx.template enqueue<SortChunk>(c);
+}
+
+template <class Ctx>
+__device__ void start_level(const Ctx& ctx, const TaskEnv& e, index_t begin, index_t end, index_t levels) {
+  if (ctx.rank() == 0) *e.state = LevelState{begin, end, end, levels, e.state->best};
+  ctx.sync();  // the state is written before any task that reads it is queued
+  if (end - begin <= e.tile) {
+    if (ctx.rank() == 0) ctx.template enqueue<Narrow>(-1);
+    return;
+  }
+  for (index_t c = ctx.rank(); c < chunks(end - begin, e.tile); c += kThreads) ctx.template enqueue<Expand>(c);
+}
+
+// Item: the root of a new search, or -1 to go on from the state (after a wide level).
+struct Narrow {
+  using Item = index_t;
+  static constexpr int threads = kThreads;
+  static constexpr int shared_bytes = sizeof(TaskShared);
+  template <class Ctx>
+  __device__ static void execute(const Item& root, Ctx& ctx) {
+    const TaskEnv& e = ctx.env();
+    TaskShared& sh = *ctx.template shared_as<TaskShared>();
+    index_t begin = 0, end = 1, levels = 1;
+    if (root >= 0) {
+      if (ctx.rank() == 0) {
+        e.queue[0] = root;
+        if (e.bfs) e.mark[root] = e.stamp;
+        else e.parent[root] = 0;
+        *e.state = LevelState{0, 1, 1, 1, ~0ull};
+      }
+      ctx.sync();
+    } else {
+      begin = e.state->begin;
+      end = e.state->end;
+      levels = e.state->levels;
+    }
+    for (int step = 0; step < kLevelsPerTask; ++step) {
+      if (ctx.aborted()) return;
+      expand(ctx, sh.expand, e, begin, end);
+      ctx.sync();  // every append is done; the expansion's shared arrays are free again
+      const index_t tail = device_ref<index_t>(e.state->tail).load(cuda::memory_order_relaxed);
+      if (tail == end) return finish(ctx, e, begin, end, levels);
+      if (!e.bfs) {
+        if (tail - end > e.tile) return delegate_sort(ctx, e, begin, end, tail, levels);
+        sort_level(ctx, sh, e, begin, end, tail - end, nullptr);
+      }
+      begin = end;
+      end = tail;
+      ++levels;
+      if (end - begin > e.tile) return start_level(ctx, e, begin, end, levels);
+    }
+    start_level(ctx, e, begin, end, levels);  // a successor goes on
+  }
+};
+
+// Item: chunk c of the current (wide) level, positions begin + c*tile onwards.
+struct Expand {
+  using Item = index_t;
+  static constexpr int threads = kThreads;
+  static constexpr int shared_bytes = sizeof(ExpandShared);
+  template <class Ctx>
+  __device__ static void execute(const Item& c, Ctx& ctx) {
+    const TaskEnv& e = ctx.env();
+    const index_t a = e.state->begin + c * e.tile;
+    expand(ctx, *ctx.template shared_as<ExpandShared>(), e, a, std::min(a + e.tile, e.state->end));
+    if (c == 0 && ctx.rank() == 0) ctx.template enqueue<Plan>(false);
+  }
+};
+
+// Item: false after an expansion by Expand tasks; true after the merge passes sorted the
+// next level.
+struct Plan {
+  using Item = bool;
+  static constexpr int threads = kThreads;
+  static constexpr int shared_bytes = sizeof(TaskShared);
+  template <class Ctx>
+  __device__ static void execute(const Item& sorted, Ctx& ctx) {
+    const TaskEnv& e = ctx.env();
+    const LevelState s = *e.state;
+    ctx.sync();  // everyone has read the state before it is rewritten
+    if (!sorted) {
+      if (s.tail == s.end) return finish(ctx, e, s.begin, s.end, s.levels);
+      if (!e.bfs) {
+        if (s.tail - s.end > e.tile) return delegate_sort(ctx, e, s.begin, s.end, s.tail, s.levels);
+        sort_level(ctx, *ctx.template shared_as<TaskShared>(), e, s.begin, s.end, s.tail - s.end, nullptr);
+      }
+    }
+    start_level(ctx, e, s.end, s.tail, s.levels + 1);
+  }
+};
+
+// Item: chunk c of the level queue[end, tail) to sort into a run of runs[0].
+struct SortChunk {
+  using Item = index_t;
+  static constexpr int threads = kThreads;
+  static constexpr int shared_bytes = sizeof(TaskShared);
+  template <class Ctx>
+  __device__ static void execute(const Item& c, Ctx& ctx) {
+    const TaskEnv& e = ctx.env();
+    const LevelState s = *e.state;
+    const index_t count = s.tail - s.end;
+    const index_t first = c * e.tile;
+    sort_level(ctx, *ctx.template shared_as<TaskShared>(), e, s.begin, s.end + first,
+               std::min(e.tile, count - first), e.runs[0] + first);
+    if (c == 0)
+      for (index_t t = ctx.rank(); t < chunks(count, e.tile); t += kThreads)
+        ctx.template enqueue<Merge<0>>({t, 0});
+  }
+};
+
+struct MergeItem {
+  index_t tile;  // outputs tile*T .. tile*T + T - 1 (T = env tile)
+  int pass;      // merges runs of T << pass keys from runs[pass & 1]
+};
+
+// One merge-path tile of a pass. Each thread finds where its outputs start by a binary
+// search on the diagonal, then merges them sequentially; the pass that leaves one run
+// writes vertices into the queue instead of keys.
+template <int Parity>
+struct Merge {
+  using Item = MergeItem;
+  static constexpr int threads = kThreads;
+  static constexpr int shared_bytes = 0;
+  template <class Ctx>
+  __device__ static void execute(const Item& it, Ctx& ctx) {
+    const TaskEnv& e = ctx.env();
+    const LevelState s = *e.state;
+    const std::int64_t m = s.tail - s.end;
+    const std::int64_t width = std::int64_t{e.tile} << it.pass;
+    const bool last = 2 * width >= m;
+    const SortKey* src = e.runs[it.pass & 1];
+    SortKey* dst = e.runs[(it.pass + 1) & 1];
+    const std::int64_t out_begin = std::int64_t{it.tile} * e.tile;
+    const std::int64_t pair = out_begin / (2 * width) * (2 * width);  // a tile never spans two pairs
+    const std::int64_t na = std::min(width, m - pair);
+    const std::int64_t nb = std::max<std::int64_t>(0, std::min(width, m - pair - na));
+    const SortKey* a = src + pair;
+    const SortKey* b = a + na;
+    const std::int64_t per_thread = (e.tile + kThreads - 1) / kThreads;
+    const std::int64_t d0 = out_begin - pair + ctx.rank() * per_thread;
+    const std::int64_t d1 = std::min({d0 + per_thread, out_begin - pair + e.tile, na + nb});
+    if (d0 < d1) {
+      std::int64_t lo = std::max<std::int64_t>(0, d0 - nb), hi = std::min(d0, na);  // keys of a before output d0
+      while (lo < hi) {
+        const std::int64_t mid = (lo + hi) / 2;
+        if (KeyLess{}(b[d0 - 1 - mid], a[mid])) hi = mid;
+        else lo = mid + 1;
+      }
+      std::int64_t i = lo, j = d0 - lo;
+      for (std::int64_t d = d0; d < d1; ++d) {
+        const bool from_a = j >= nb || (i < na && !KeyLess{}(b[j], a[i]));
+        const SortKey k = from_a ? a[i++] : b[j++];
+        if (last) e.queue[s.end + pair + d] = static_cast<index_t>(k.vertex);
+        else dst[pair + d] = k;
+      }
+    }
+    if (it.tile != 0) return;
+    if (last) {
+      if (ctx.rank() == 0) ctx.template enqueue<Plan>(true);
+      return;
+    }
+    for (index_t t = ctx.rank(); t < chunks(static_cast<index_t>(m), e.tile); t += kThreads)
+      ctx.template enqueue<Merge<1 - Parity>>({t, it.pass + 1});
+  }
+};
+
+using RcmProgram =
+    Program<Phase<Narrow, Expand>, Phase<Plan>, Phase<SortChunk>, Phase<Merge<0>>, Phase<Merge<1>>>;
+
+// Queue bytes of the runtime, as its constructor allocates them (docs/writing-tasks.md:
+// capacity rounded up to a power of two, times the item plus 8 bytes).
+template <class T>
+std::size_t queue_bytes(std::uint32_t capacity) {
+  return std::bit_ceil(capacity) * (sizeof(typename T::Item) + 8);
+}
+
+class TaskEngine {
+ public:
+  TaskEngine(const sparse::Csr<double>& g, Scheduler scheduler, int tile)
+      : g_(g),
+        scheduler_(scheduler),
+        queue_(static_cast<std::size_t>(g.rows)),
+        mark_(static_cast<std::size_t>(g.rows)),
+        parent_(static_cast<std::size_t>(g.rows)),
+        state_(1),
+        rt_(run_options(), TaskEnv{}) {
+    mark_.fill_zero();  // stamps start at 1
+    APIARY_CUDA_CHECK(cudaMemset(parent_.data(), 0xff, parent_.bytes()));  // kUnclaimed
+    const auto wide = static_cast<std::uint32_t>(g.rows / tile + 2);  // chunk tasks of one level
+    rt_.set_queue_capacity<Expand>(wide);
+    rt_.set_queue_capacity<SortChunk>(wide);
+    rt_.set_queue_capacity<Merge<0>>(wide);
+    rt_.set_queue_capacity<Merge<1>>(wide);
+    std::size_t bytes = g_.bytes() + queue_.bytes() + mark_.bytes() + parent_.bytes() + state_.bytes();
+    if (has_wide_levels(g, tile)) {  // the merge buffers only when some level can need them
+      runs_[0] = DeviceBuffer<SortKey>(static_cast<std::size_t>(g.rows));
+      runs_[1] = DeviceBuffer<SortKey>(static_cast<std::size_t>(g.rows));
+      bytes += runs_[0].bytes() + runs_[1].bytes();
+    }
+    bytes_ = bytes + 2 * queue_bytes<Narrow>(2) + queue_bytes<Plan>(2) + 2 * queue_bytes<Expand>(wide) +
+             2 * queue_bytes<Merge<0>>(wide);
+    TaskEnv& e = rt_.env();
+    e.row_ptr = g_.row_ptr.data();
+    e.col = g_.col.data();
+    e.degree = g_.degree.data();
+    e.queue = queue_.data();
+    e.mark = mark_.data();
+    e.parent = parent_.data();
+    e.runs[0] = runs_[0].data();
+    e.runs[1] = runs_[1].data();
+    e.state = state_.data();
+    e.tile = tile;
+  }
+
+  const std::vector<index_t>& degrees() const { return g_.host_degree; }
+  std::size_t peak_device_bytes() const { return bytes_; }
+  bool two_pass_used() const { return false; }
+  int runs() const { return runs_count_; }
+  std::uint64_t tasks() const { return tasks_; }
+  std::uint64_t phase_switches() const { return phase_switches_; }
+
+  BfsLevels bfs(index_t root) {
+    rt_.env().bfs = true;
+    rt_.env().stamp = ++stamp_;
+    const LevelState s = search(root);
+    best_ = s.best;
+    return {s.levels, s.end};
+  }
+
+  index_t min_degree_in_last_level() const { return static_cast<index_t>(best_ & 0xffffffffu); }
+
+  index_t cuthill_mckee(index_t root, std::vector<index_t>& order) {
+    rt_.env().bfs = false;
+    const LevelState s = search(root);
+    const std::size_t first = order.size();
+    order.resize(first + static_cast<std::size_t>(s.end));
+    APIARY_CUDA_CHECK(cudaMemcpy(order.data() + first, queue_.data(), static_cast<std::size_t>(s.end) * sizeof(index_t),
+                                 cudaMemcpyDeviceToHost));
+    return s.levels;
+  }
+
+ private:
+  static RunOptions run_options() {
+    RunOptions o;
+    o.cyclic = true;
+    o.queue_capacity = 2;  // Narrow and Plan: one at a time; the chunk types are set above
+    o.waiting_capacity = 1;  // no dependencies
+    return o;
+  }
+
+  // A level wider than one task exists only if some vertex set of more than `tile`
+  // vertices can be one level: never when the whole graph fits a tile.
+  static bool has_wide_levels(const sparse::Csr<double>& g, int tile) { return g.rows > tile; }
+
+  LevelState search(index_t root) {
+    rt_.seed<Narrow>(root);
+    const RunStats stats = rt_.run(scheduler_);
+    ++runs_count_;
+    tasks_ += stats.total_tasks();
+    phase_switches_ += stats.phase_switches;
+    LevelState s{};
+    APIARY_CUDA_CHECK(cudaMemcpy(&s, state_.data(), sizeof s, cudaMemcpyDeviceToHost));
+    return s;
+  }
+
+  DeviceGraph g_;
+  Scheduler scheduler_;
+  DeviceBuffer<index_t> queue_;
+  DeviceBuffer<unsigned> mark_;
+  DeviceBuffer<unsigned> parent_;
+  DeviceBuffer<SortKey> runs_[2];
+  DeviceBuffer<LevelState> state_;
+  Runtime<RcmProgram, TaskEnv> rt_;
+  unsigned stamp_ = 0;
+  unsigned long long best_ = 0;
+  int runs_count_ = 0;
+  std::uint64_t tasks_ = 0;
+  std::uint64_t phase_switches_ = 0;
+  std::size_t bytes_ = 0;
+};
+
+}  // namespace
+
+void rcm_tasks(const sparse::Csr<double>& graph, Scheduler scheduler, const RcmGpuOptions& options,
+               RcmGpuResult& r) {
+  const int tile = options.task_tile == 0 ? kMaxTaskTile : options.task_tile;
+  const auto t0 = std::chrono::steady_clock::now();
+  TaskEngine e(graph, scheduler, tile);
+  r.setup_ms = ms_since(t0);
+  drive_into(e, graph.rows, options.start_nodes, r);
+  r.device_bytes = e.peak_device_bytes();
+  r.runs = e.runs();
+  r.tasks = e.tasks();
+  r.phase_switches = e.phase_switches();
+}
+
+}  // namespace apiary::rcm::detail
