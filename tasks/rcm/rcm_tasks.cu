@@ -7,9 +7,10 @@
 //
 //   phase 0  Narrow     one task that loops over levels while they fit one task
 //                       (at most `tile` vertices): expands a level, and in a Cuthill–McKee
-//                       search sorts the next level in shared memory, then goes on. No
-//                       phase switch, no launch, no host round trip per level.
-//            Expand     one task per `tile` positions of a wider level.
+//                       search sorts the next level in shared memory (a counting sort by
+//                       parent, or a merge sort when a parent has many children), then
+//                       goes on. No phase switch, no launch, no host round trip per level.
+//            Expand     one task per 256 positions of a wider level.
 //   phase 1  Plan       one task after a wide expansion (or after a sort): ends the search,
 //                       sorts a small next level itself, delegates a large one to
 //                       SortChunk, and starts the next level (Narrow or Expand tasks).
@@ -26,8 +27,8 @@
 // puts it where the serial sparse::rcm puts it. Sorts compare (parent position relative to
 // the parent level, degree, vertex) as a 64-bit and a 32-bit word, so no key bits need
 // computing and any n or degree fits. Expansion is balanced over edges, not vertices: the
-// task scans the row lengths of its positions and each thread takes one edge per round,
-// so a hub vertex is spread over all 256 threads.
+// task scans the row lengths of its positions and each thread takes 4 edges per round
+// (their loads and atomics overlap), so a hub vertex is spread over all 256 threads.
 //
 // Ordering: within a task, ctx.sync() (a CTA barrier over its threads) orders its
 // threads' global and shared accesses; between tasks of different phases, the phase
@@ -67,6 +68,18 @@ constexpr unsigned kUnclaimed = 0xffffffffu;
 // Levels one Narrow task handles before it queues its successor: a task that ran for
 // seconds (a path of millions of vertices) would look stalled to the watchdog.
 constexpr int kLevelsPerTask = 4096;
+// Edges per thread per round of an expansion: their loads and atomics are issued
+// together, so a round costs about one chain of memory latencies instead of four. The
+// loops over them are unrolled: an array indexed at run time would live in local memory.
+// 4 rather than 8: on an H100 the smaller code made poisson2d:1000 25% faster under the
+// megakernel (whose blocks are limited to 128 registers) and changed little elsewhere.
+constexpr int kEdgeBatch = 4;
+// Positions per Expand task of a wide level: small, so a wide level spreads over many
+// multiprocessors (a task of 2048 positions would run dozens of rounds on one).
+constexpr index_t kExpandChunk = 256;
+// The counting sort of a narrow level (sort_by_parent) ranks each child among its
+// siblings by comparing with all of them; above this many siblings the merge sort is used.
+constexpr int kMaxSiblings = 64;
 static_assert(kItems * kThreads == kMaxTaskTile);
 
 template <class T>
@@ -105,6 +118,7 @@ struct TaskEnv {
   unsigned stamp = 0;  // BFS: this search's stamp
   bool bfs = false;    // start-node search (BFS) or Cuthill–McKee
   index_t tile = kMaxTaskTile;
+  index_t expand_chunk = kExpandChunk;  // min(tile, kExpandChunk)
 };
 
 // A merge sort over the 256 threads of one task: CUB's block merge sort with the task's
@@ -132,8 +146,15 @@ struct ExpandShared {
   index_t warp_total[kWarps];
 };
 
+struct CountShared {
+  index_t offset[kMaxTaskTile + 1];  // children per parent, then their first position
+  uint2 child[kMaxTaskTile];         // (degree, vertex) in parent order
+  int largest;                       // most children of one parent
+};
+
 union TaskShared {
   ExpandShared expand;
+  CountShared count;
   alignas(16) unsigned char sort[sizeof(SortStorage)];
 };
 
@@ -154,39 +175,64 @@ __device__ index_t task_exclusive_sum(const Ctx& ctx, index_t* warp_total, index
   return before + inclusive - value;
 }
 
-// Appends v for the threads with `claim`, one atomic per warp. All 32 lanes call it.
-__device__ void append(const TaskEnv& e, bool claim, index_t v) {
-  const unsigned mask = __ballot_sync(0xffffffffu, claim);
-  if (mask == 0) return;
-  const int lane = static_cast<int>(threadIdx.x % 32);
-  const int leader = __ffs(static_cast<int>(mask)) - 1;
-  index_t base = 0;
-  if (lane == leader)
-    base = device_ref<index_t>(e.state->tail).fetch_add(__popc(mask), cuda::memory_order_relaxed);
-  base = __shfl_sync(0xffffffffu, base, leader);
-  if (claim) e.queue[base + __popc(mask & ((1u << lane) - 1))] = v;
-}
-
-// v is reached from the vertex at `position`: true for the one claim that adds it to the
-// next level (see the file comment and rcm_gpu.cu).
-__device__ bool claim(const TaskEnv& e, index_t v, index_t position) {
-  if (e.bfs) {
-    device_ref<unsigned> m(e.mark[v]);
-    return m.load(cuda::memory_order_relaxed) != e.stamp && m.exchange(e.stamp, cuda::memory_order_relaxed) != e.stamp;
+// Appends v[j] where take[j], one atomic per warp. All 32 lanes call it.
+__device__ void append(const TaskEnv& e, const bool (&take)[kEdgeBatch], const index_t (&v)[kEdgeBatch]) {
+  unsigned mask[kEdgeBatch];
+  int count = 0;
+#pragma unroll
+  for (int j = 0; j < kEdgeBatch; ++j) {
+    mask[j] = __ballot_sync(0xffffffffu, take[j]);
+    count += __popc(mask[j]);
   }
-  const auto pos = static_cast<unsigned>(position);
-  device_ref<unsigned> p(e.parent[v]);
-  return p.load(cuda::memory_order_relaxed) > pos && p.fetch_min(pos, cuda::memory_order_relaxed) == kUnclaimed;
+  if (count == 0) return;
+  const auto lane = static_cast<unsigned>(threadIdx.x % 32);
+  index_t base = 0;
+  if (lane == 0) base = device_ref<index_t>(e.state->tail).fetch_add(count, cuda::memory_order_relaxed);
+  base = __shfl_sync(0xffffffffu, base, 0);
+#pragma unroll
+  for (int j = 0; j < kEdgeBatch; ++j) {
+    if (take[j]) e.queue[base + __popc(mask[j] & ((1u << lane) - 1))] = v[j];
+    base += __popc(mask[j]);
+  }
 }
 
-// Expands the positions [a, b) (at most tile) of the queue: every unclaimed neighbour
-// goes to the next level. Edge-balanced: round r gives thread t the edge r*256 + t of the
-// positions' concatenated rows.
+// v[j] is reached from the vertex at position[j] (skipped where position[j] < 0): sets
+// take[j] for the one claim that adds v[j] to the next level (see the file comment and
+// rcm_gpu.cu). All loads first, then all atomics, then the results: no instruction waits
+// for a memory access before the next one is issued.
+__device__ void claim(const TaskEnv& e, const index_t (&v)[kEdgeBatch], const index_t (&position)[kEdgeBatch],
+                      bool (&take)[kEdgeBatch]) {
+  unsigned* flag[kEdgeBatch];
+  unsigned seen[kEdgeBatch];
+#pragma unroll
+  for (int j = 0; j < kEdgeBatch; ++j) {
+    flag[j] = e.bfs ? &e.mark[v[j]] : &e.parent[v[j]];
+    seen[j] = position[j] < 0 ? 0 : device_ref<unsigned>(*flag[j]).load(cuda::memory_order_relaxed);
+  }
+  bool need[kEdgeBatch];
+  unsigned old[kEdgeBatch];
+#pragma unroll
+  for (int j = 0; j < kEdgeBatch; ++j) {
+    const auto pos = static_cast<unsigned>(position[j]);
+    need[j] = position[j] >= 0 && (e.bfs ? seen[j] != e.stamp : seen[j] > pos);
+    old[j] = 0;
+    if (need[j])
+      old[j] = e.bfs ? device_ref<unsigned>(*flag[j]).exchange(e.stamp, cuda::memory_order_relaxed)
+                     : device_ref<unsigned>(*flag[j]).fetch_min(pos, cuda::memory_order_relaxed);
+  }
+#pragma unroll
+  for (int j = 0; j < kEdgeBatch; ++j) take[j] = need[j] && (e.bfs ? old[j] != e.stamp : old[j] == kUnclaimed);
+}
+
+// Expands the positions [a, b) (at most kMaxTaskTile) of the queue: every unclaimed
+// neighbour goes to the next level. Edge-balanced: a round gives each thread kEdgeBatch
+// consecutive edges of the positions' concatenated rows.
 template <class Ctx>
 __device__ void expand(const Ctx& ctx, ExpandShared& sh, const TaskEnv& e, index_t a, index_t b) {
   const int r = ctx.rank();
   index_t length[kItems];
   index_t sum = 0;
+#pragma unroll
   for (int i = 0; i < kItems; ++i) {
     const int j = r * kItems + i;
     length[i] = 0;
@@ -201,26 +247,39 @@ __device__ void expand(const Ctx& ctx, ExpandShared& sh, const TaskEnv& e, index
   }
   index_t total = 0;
   index_t run = task_exclusive_sum(ctx, sh.warp_total, sum, total);
+#pragma unroll
   for (int i = 0; i < kItems; ++i) {
     sh.offset[r * kItems + i] = run;
     run += length[i];
   }
   ctx.sync();
   const int count = static_cast<int>(b - a);
-  for (index_t round = 0; round < total; round += kThreads) {  // the same trip count in every thread
-    const index_t k = round + r;
-    bool take = false;
-    index_t v = 0;
-    if (k < total) {
-      int lo = 0, hi = count - 1;  // the last position whose row starts at or before edge k
-      while (lo < hi) {
-        const int mid = (lo + hi + 1) / 2;
-        if (sh.offset[mid] <= k) lo = mid;
-        else hi = mid - 1;
-      }
-      v = e.col[sh.first[lo] + (k - sh.offset[lo])];
-      take = v != sh.vertex[lo] && claim(e, v, a + lo);
+  for (index_t round = 0; round < total; round += kThreads * kEdgeBatch) {  // the same trip count in every thread
+    // Thread r takes the consecutive edges k0 .. k0 + kEdgeBatch - 1: one binary search
+    // finds the position of k0's row, and the next edges step forward from it (every row
+    // in a level has an entry, so each step moves at most one position).
+    const index_t k0 = round + r * kEdgeBatch;
+    int lo = 0;  // the last position whose row starts at or before edge k0
+#pragma unroll 1  // rolled: smaller code measured faster in the megakernel
+    for (int step = kMaxTaskTile / 2; step > 0; step /= 2)
+      if (lo + step < count && sh.offset[lo + step] <= k0) lo += step;
+    int at[kEdgeBatch];
+    index_t edge[kEdgeBatch];
+#pragma unroll
+    for (int j = 0; j < kEdgeBatch; ++j) {
+      const index_t k = k0 + j;
+      while (lo + 1 < count && sh.offset[lo + 1] <= k) ++lo;
+      at[j] = k < total ? lo : -1;
+      edge[j] = sh.first[lo] + (k - sh.offset[lo]);
     }
+    index_t v[kEdgeBatch], position[kEdgeBatch];
+#pragma unroll
+    for (int j = 0; j < kEdgeBatch; ++j) v[j] = at[j] >= 0 ? e.col[edge[j]] : 0;
+#pragma unroll
+    for (int j = 0; j < kEdgeBatch; ++j)  // self-loops are not edges
+      position[j] = at[j] >= 0 && v[j] != sh.vertex[at[j]] ? a + at[j] : -1;
+    bool take[kEdgeBatch];
+    claim(e, v, position, take);
     append(e, take, v);
   }
 }
@@ -233,6 +292,7 @@ __device__ void sort_level(const Ctx& ctx, TaskShared& sh, const TaskEnv& e, ind
                            index_t count, SortKey* out) {
   const int r = ctx.rank();
   SortKey keys[kItems];
+#pragma unroll
   for (int i = 0; i < kItems; ++i) {
     const index_t j = r * kItems + i;
     keys[i] = kMaxKey;
@@ -245,6 +305,7 @@ __device__ void sort_level(const Ctx& ctx, TaskShared& sh, const TaskEnv& e, ind
   }
   static_assert(sizeof(typename TaskMergeSort<Ctx>::TempStorage) == sizeof(SortStorage));
   TaskMergeSort<Ctx>(*reinterpret_cast<typename TaskMergeSort<Ctx>::TempStorage*>(sh.sort), ctx).Sort(keys, KeyLess{});
+#pragma unroll
   for (int i = 0; i < kItems; ++i) {
     const index_t j = r * kItems + i;
     if (j >= count) continue;
@@ -252,6 +313,76 @@ __device__ void sort_level(const Ctx& ctx, TaskShared& sh, const TaskEnv& e, ind
     else e.queue[first + j] = static_cast<index_t>(keys[i].vertex);
   }
   ctx.sync();  // the shared storage is reused next
+}
+
+// Sorts the children queue[first, first + count) of the narrow level of `width` vertices
+// starting at parent_begin (width, count <= kMaxTaskTile) without a comparison sort: a
+// counting sort by parent position, then each child ranks itself among its siblings by
+// (degree, index). Returns false, having written nothing, when a parent has more than
+// kMaxSiblings children; the caller then merge-sorts.
+template <class Ctx>
+__device__ bool sort_by_parent(const Ctx& ctx, CountShared& sh, const TaskEnv& e, index_t parent_begin, index_t width,
+                               index_t first, index_t count) {
+  const int r = ctx.rank();
+  for (index_t p = r; p <= width; p += kThreads) sh.offset[p] = 0;
+  if (r == 0) sh.largest = 0;
+  ctx.sync();
+  index_t parent[kItems], slot[kItems];
+  uint2 child[kItems];
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    const index_t j = r + i * kThreads;
+    if (j >= count) continue;
+    const index_t v = e.queue[first + j];
+    parent[i] = static_cast<index_t>(e.parent[v] - static_cast<unsigned>(parent_begin));
+    child[i] = make_uint2(static_cast<unsigned>(e.degree[v]), static_cast<unsigned>(v));
+    slot[i] = atomicAdd(&sh.offset[parent[i]], 1);
+  }
+  ctx.sync();
+  // Exclusive scan of the counts, kItems consecutive parents per thread.
+  index_t sum = 0, most = 0;
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    const index_t p = r * kItems + i;
+    const index_t c = p < width ? sh.offset[p] : 0;
+    sum += c;
+    most = std::max(most, c);
+  }
+  atomicMax(&sh.largest, most);
+  index_t total = 0;
+  index_t run = task_exclusive_sum(ctx, reinterpret_cast<index_t*>(sh.child), sum, total);  // child[] is free yet
+  ctx.sync();  // every thread has read its counts and the warp totals
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    const index_t p = r * kItems + i;
+    if (p >= width) break;
+    const index_t c = sh.offset[p];
+    sh.offset[p] = run;
+    run += c;
+  }
+  if (r == 0) sh.offset[width] = count;
+  ctx.sync();
+  if (sh.largest > kMaxSiblings) {
+    ctx.sync();  // everyone has read `largest` before the caller reuses the storage
+    return false;
+  }
+#pragma unroll
+  for (int i = 0; i < kItems; ++i)
+    if (r + i * kThreads < count) sh.child[sh.offset[parent[i]] + slot[i]] = child[i];
+  ctx.sync();
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    if (r + i * kThreads >= count) continue;
+    const index_t begin = sh.offset[parent[i]], end = sh.offset[parent[i] + 1];
+    index_t rank = 0;
+    for (index_t q = begin; q < end; ++q) {
+      const uint2 o = sh.child[q];
+      rank += o.x < child[i].x || (o.x == child[i].x && o.y < child[i].y);
+    }
+    e.queue[first + begin + rank] = static_cast<index_t>(child[i].y);
+  }
+  ctx.sync();  // the shared storage is reused next
+  return true;
 }
 
 // The search is over: queue[begin, end) was its last level. A BFS also finds the
@@ -305,7 +436,8 @@ __device__ void start_level(const Ctx& ctx, const TaskEnv& e, index_t begin, ind
     if (ctx.rank() == 0) ctx.template enqueue<Narrow>(-1);
     return;
   }
-  for (index_t c = ctx.rank(); c < chunks(end - begin, e.tile); c += kThreads) ctx.template enqueue<Expand>(c);
+  for (index_t c = ctx.rank(); c < chunks(end - begin, e.expand_chunk); c += kThreads)
+    ctx.template enqueue<Expand>(c);
 }
 
 // Item: the root of a new search, or -1 to go on from the state (after a wide level).
@@ -332,14 +464,15 @@ struct Narrow {
       levels = e.state->levels;
     }
     for (int step = 0; step < kLevelsPerTask; ++step) {
-      if (ctx.aborted()) return;
+      if (step % 64 == 0 && ctx.aborted()) return;
       expand(ctx, sh.expand, e, begin, end);
       ctx.sync();  // every append is done; the expansion's shared arrays are free again
       const index_t tail = device_ref<index_t>(e.state->tail).load(cuda::memory_order_relaxed);
       if (tail == end) return finish(ctx, e, begin, end, levels);
       if (!e.bfs) {
         if (tail - end > e.tile) return delegate_sort(ctx, e, begin, end, tail, levels);
-        sort_level(ctx, sh, e, begin, end, tail - end, nullptr);
+        if (!sort_by_parent(ctx, sh.count, e, begin, end - begin, end, tail - end))
+          sort_level(ctx, sh, e, begin, end, tail - end, nullptr);
       }
       begin = end;
       end = tail;
@@ -350,7 +483,7 @@ struct Narrow {
   }
 };
 
-// Item: chunk c of the current (wide) level, positions begin + c*tile onwards.
+// Item: chunk c of the current (wide) level, positions begin + c*expand_chunk onwards.
 struct Expand {
   using Item = index_t;
   static constexpr int threads = kThreads;
@@ -358,8 +491,8 @@ struct Expand {
   template <class Ctx>
   __device__ static void execute(const Item& c, Ctx& ctx) {
     const TaskEnv& e = ctx.env();
-    const index_t a = e.state->begin + c * e.tile;
-    expand(ctx, *ctx.template shared_as<ExpandShared>(), e, a, std::min(a + e.tile, e.state->end));
+    const index_t a = e.state->begin + c * e.expand_chunk;
+    expand(ctx, *ctx.template shared_as<ExpandShared>(), e, a, std::min(a + e.expand_chunk, e.state->end));
     if (c == 0 && ctx.rank() == 0) ctx.template enqueue<Plan>(false);
   }
 };
@@ -484,7 +617,9 @@ class TaskEngine {
     mark_.fill_zero();  // stamps start at 1
     APIARY_CUDA_CHECK(cudaMemset(parent_.data(), 0xff, parent_.bytes()));  // kUnclaimed
     const auto wide = static_cast<std::uint32_t>(g.rows / tile + 2);  // chunk tasks of one level
-    rt_.set_queue_capacity<Expand>(wide);
+    const index_t expand_chunk = std::min<index_t>(tile, kExpandChunk);
+    const auto expands = static_cast<std::uint32_t>(g.rows / expand_chunk + 2);
+    rt_.set_queue_capacity<Expand>(expands);
     rt_.set_queue_capacity<SortChunk>(wide);
     rt_.set_queue_capacity<Merge<0>>(wide);
     rt_.set_queue_capacity<Merge<1>>(wide);
@@ -494,8 +629,8 @@ class TaskEngine {
       runs_[1] = DeviceBuffer<SortKey>(static_cast<std::size_t>(g.rows));
       bytes += runs_[0].bytes() + runs_[1].bytes();
     }
-    bytes_ = bytes + 2 * queue_bytes<Narrow>(2) + queue_bytes<Plan>(2) + 2 * queue_bytes<Expand>(wide) +
-             2 * queue_bytes<Merge<0>>(wide);
+    bytes_ = bytes + queue_bytes<Narrow>(2) + queue_bytes<Plan>(2) + queue_bytes<Expand>(expands) +
+             queue_bytes<SortChunk>(wide) + 2 * queue_bytes<Merge<0>>(wide);
     TaskEnv& e = rt_.env();
     e.row_ptr = g_.row_ptr.data();
     e.col = g_.col.data();
@@ -507,6 +642,7 @@ class TaskEngine {
     e.runs[1] = runs_[1].data();
     e.state = state_.data();
     e.tile = tile;
+    e.expand_chunk = expand_chunk;
   }
 
   const std::vector<index_t>& degrees() const { return g_.host_degree; }
