@@ -72,9 +72,10 @@ def jacobi(data):
 def rcm(data):
     rows = []
     for r in data:
-        rows.append([r["matrix"], r["n"], r["nnz"], r["bandwidth_before"], r["method"], r["bandwidth_after"],
-                     f'{r["gpu_ms"]:.3f}', f'{r["gpu_min_ms"]:.3f}..{r["gpu_max_ms"]:.3f}',
-                     f'{r["serial_ms"] / r["gpu_ms"]:.2f}x', f'{r["cusolver_ms"] / r["gpu_ms"]:.2f}x',
+        gpu = r.get("gpu_ms", r.get("gpu_cub_ms"))  # folders before the tasks variant: cub only
+        spread = f'{r["gpu_min_ms"]:.3f}..{r["gpu_max_ms"]:.3f}' if "gpu_min_ms" in r else "-"
+        rows.append([r["matrix"], r["n"], r["nnz"], r["bandwidth_before"], r.get("method", "cub"), r["bandwidth_after"],
+                     f'{gpu:.3f}', spread, f'{r["serial_ms"] / gpu:.2f}x', f'{r["cusolver_ms"] / gpu:.2f}x',
                      "yes" if r["same_as_reference"] else "no"])
     return (["## RCM (median GPU time with its range; ratios: baseline time / GPU time)", ""] +
             table(["matrix", "n", "nnz", "bandwidth before", "method", "after", "GPU ms", "range", "vs serial",

@@ -86,6 +86,13 @@ inline std::vector<Case> small_cases() {
     c.push_back({"star 12 centred at 5", graph(12, e)});
   }
   {
+    // More children of one parent than the tasks variant's counting sort takes.
+    std::vector<std::pair<index_t, index_t>> e;
+    for (index_t i = 1; i < 150; ++i) e.emplace_back(0, i);
+    e.emplace_back(149, 150);
+    c.push_back({"star 150 with a tail", graph(151, e)});
+  }
+  {
     std::vector<std::pair<index_t, index_t>> e;
     for (index_t i = 0; i < 9; ++i)
       for (index_t j = i + 1; j < 9; ++j) e.emplace_back(i, j);
