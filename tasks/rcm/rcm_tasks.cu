@@ -11,15 +11,17 @@
 //                       parent, or a merge sort when a parent has many children), then
 //                       goes on. No phase switch, no launch, no host round trip per level.
 //            Expand     one task per 256 positions of a wider level.
-//   phase 1  Plan       one task after a wide expansion (or after a sort): ends the search,
+//            Plan       one task after a wide expansion, waiting behind a dependency that
+//                       every Expand task of the level resolves (a dependency hop is
+//                       cheaper than a phase switch), or after a sort: ends the search,
 //                       sorts a small next level itself, delegates a large one to
 //                       SortChunk, and starts the next level (Narrow or Expand tasks).
-//   phase 2  SortChunk  one task per `tile` vertices of a large level: sorted runs.
-//   phase 3  Merge<0>   merge passes: pass p merges pairs of runs of tile << p keys, one
-//   phase 4  Merge<1>   task per `tile` outputs; passes alternate between the two types
+//   phase 1  SortChunk  one task per `tile` vertices of a large level: sorted runs.
+//   phase 2  Merge<0>   merge passes: pass p merges pairs of runs of tile << p keys, one
+//   phase 3  Merge<1>   task per `tile` outputs; passes alternate between the two types
 //                       (phases), so each pass starts after the previous one has ended;
 //                       the last pass writes the level into the queue and hands back to
-//                       Plan (phase 1, after the cyclic wrap).
+//                       Plan (phase 0, after the cyclic wrap).
 //
 // Claims are those of the `cub` variant (rcm_gpu.cu): a BFS marks a vertex with the
 // search's stamp (atomic exchange); Cuthill–McKee takes the smallest parent position with
@@ -32,7 +34,8 @@
 //
 // Ordering: within a task, ctx.sync() (a CTA barrier over its threads) orders its
 // threads' global and shared accesses; between tasks of different phases, the phase
-// switch does. Appends reserve queue slots with one atomic per warp and round on
+// switch does; from the Expand tasks to their Plan, ctx.sync() and then the dependency's
+// acquire-release resolve. Appends reserve queue slots with one atomic per warp and round on
 // LevelState::tail, so every vertex is written exactly once.
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
@@ -115,6 +118,7 @@ struct TaskEnv {
   unsigned* parent = nullptr;       // Cuthill–McKee: smallest parent position; kUnclaimed
   SortKey* runs[2] = {nullptr, nullptr};  // merge passes: source and target alternate
   LevelState* state = nullptr;
+  Dependency* plan = nullptr;  // the Plan after a wide expansion waits here
   unsigned stamp = 0;  // BFS: this search's stamp
   bool bfs = false;    // start-node search (BFS) or Cuthill–McKee
   index_t tile = kMaxTaskTile;
@@ -436,8 +440,9 @@ __device__ void start_level(const Ctx& ctx, const TaskEnv& e, index_t begin, ind
     if (ctx.rank() == 0) ctx.template enqueue<Narrow>(-1);
     return;
   }
-  for (index_t c = ctx.rank(); c < chunks(end - begin, e.expand_chunk); c += kThreads)
-    ctx.template enqueue<Expand>(c);
+  const index_t n = chunks(end - begin, e.expand_chunk);
+  if (ctx.rank() == 0) ctx.template enqueue_after<Plan>(*e.plan, static_cast<int>(n), false);
+  for (index_t c = ctx.rank(); c < n; c += kThreads) ctx.template enqueue<Expand>(c);
 }
 
 // Item: the root of a new search, or -1 to go on from the state (after a wide level).
@@ -493,12 +498,13 @@ struct Expand {
     const TaskEnv& e = ctx.env();
     const index_t a = e.state->begin + c * e.expand_chunk;
     expand(ctx, *ctx.template shared_as<ExpandShared>(), e, a, std::min(a + e.expand_chunk, e.state->end));
-    if (c == 0 && ctx.rank() == 0) ctx.template enqueue<Plan>(false);
+    ctx.sync();  // the whole task's appends are ordered before the resolve
+    if (ctx.rank() == 0) ctx.resolve(*e.plan);
   }
 };
 
-// Item: false after an expansion by Expand tasks; true after the merge passes sorted the
-// next level.
+// Item: false after an expansion by Expand tasks (released by the last of them); true
+// after the merge passes sorted the next level.
 struct Plan {
   using Item = bool;
   static constexpr int threads = kThreads;
@@ -595,7 +601,7 @@ struct Merge {
 };
 
 using RcmProgram =
-    Program<Phase<Narrow, Expand>, Phase<Plan>, Phase<SortChunk>, Phase<Merge<0>>, Phase<Merge<1>>>;
+    Program<Phase<Narrow, Expand, Plan>, Phase<SortChunk>, Phase<Merge<0>>, Phase<Merge<1>>>;
 
 // Queue bytes of the runtime, as its constructor allocates them (docs/writing-tasks.md:
 // capacity rounded up to a power of two, times the item plus 8 bytes).
@@ -613,6 +619,7 @@ class TaskEngine {
         mark_(static_cast<std::size_t>(g.rows)),
         parent_(static_cast<std::size_t>(g.rows)),
         state_(1),
+        plan_(make_dependencies(1)),
         rt_(run_options(), TaskEnv{}) {
     mark_.fill_zero();  // stamps start at 1
     APIARY_CUDA_CHECK(cudaMemset(parent_.data(), 0xff, parent_.bytes()));  // kUnclaimed
@@ -623,7 +630,8 @@ class TaskEngine {
     rt_.set_queue_capacity<SortChunk>(wide);
     rt_.set_queue_capacity<Merge<0>>(wide);
     rt_.set_queue_capacity<Merge<1>>(wide);
-    std::size_t bytes = g_.bytes() + queue_.bytes() + mark_.bytes() + parent_.bytes() + state_.bytes();
+    std::size_t bytes =
+        g_.bytes() + queue_.bytes() + mark_.bytes() + parent_.bytes() + state_.bytes() + plan_.bytes();
     if (has_wide_levels(g, tile)) {  // the merge buffers only when some level can need them
       runs_[0] = DeviceBuffer<SortKey>(static_cast<std::size_t>(g.rows));
       runs_[1] = DeviceBuffer<SortKey>(static_cast<std::size_t>(g.rows));
@@ -641,6 +649,7 @@ class TaskEngine {
     e.runs[0] = runs_[0].data();
     e.runs[1] = runs_[1].data();
     e.state = state_.data();
+    e.plan = plan_.data();
     e.tile = tile;
     e.expand_chunk = expand_chunk;
   }
@@ -677,7 +686,7 @@ class TaskEngine {
     RunOptions o;
     o.cyclic = true;
     o.queue_capacity = 2;  // Narrow and Plan: one at a time; the chunk types are set above
-    o.waiting_capacity = 1;  // no dependencies
+    o.waiting_capacity = 2;  // one Plan waits at a time; a spare slot keeps probing short
     return o;
   }
 
@@ -703,6 +712,7 @@ class TaskEngine {
   DeviceBuffer<unsigned> parent_;
   DeviceBuffer<SortKey> runs_[2];
   DeviceBuffer<LevelState> state_;
+  DeviceBuffer<Dependency> plan_;
   Runtime<RcmProgram, TaskEnv> rt_;
   unsigned stamp_ = 0;
   unsigned long long best_ = 0;
