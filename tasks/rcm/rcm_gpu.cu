@@ -1,5 +1,6 @@
 // Variant `cub` of the GPU RCM (rcm_gpu.hpp): the device engine of the host driver in
-// rcm_driver.hpp.
+// rcm_driver.hpp. Also rcm_gpu() itself, which checks its arguments and hands `tasks` to
+// rcm_tasks.cu.
 //
 // Races, and why each is harmless:
 // - Expansion (bfs_expand, cm_expand): a warp per vertex u of the current level
@@ -154,8 +155,8 @@ class DeviceEngine {
     std::size_t bytes = 0;
     APIARY_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, bytes, keys_a_.data(), keys_b_.data(), n_));
     ensure_temp(bytes);
-    device_bytes_ = g_.bytes() + queue_.bytes() + mark_.bytes() +
-                    parent_.bytes() + keys_a_.bytes() + keys_b_.bytes() + tail_.bytes() + best_.bytes();
+    device_bytes_ = g_.bytes() + queue_.bytes() + mark_.bytes() + parent_.bytes() + keys_a_.bytes() + keys_b_.bytes() +
+                    tail_.bytes() + best_.bytes();
     peak_bytes_ = device_bytes_ + temp_.bytes();
   }
 

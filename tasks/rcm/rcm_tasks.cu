@@ -47,14 +47,9 @@
 #include <bit>
 #include <chrono>
 #include <cstdint>
-#include <span>
-#include <stdexcept>
-#include <string>
 
-#include "runtime/device.hpp"
 #include "schedulers/run.cuh"
 #include "tasks/rcm/device_graph.cuh"
-#include "tasks/rcm/prepare.hpp"
 #include "tasks/rcm/rcm_driver.hpp"
 #include "tasks/rcm/rcm_tasks.hpp"
 
@@ -74,7 +69,7 @@ constexpr int kLevelsPerTask = 4096;
 // Edges per thread per round of an expansion: their loads and atomics are issued
 // together, so a round costs about one chain of memory latencies instead of four. The
 // loops over them are unrolled: an array indexed at run time would live in local memory.
-// 4 rather than 8: on an H100 the smaller code made poisson2d:1000 25% faster under the
+// 4 rather than 8: on an H100 the smaller code took a quarter off poisson2d:1000 under the
 // megakernel (whose blocks are limited to 128 registers) and changed little elsewhere.
 constexpr int kEdgeBatch = 4;
 // Positions per Expand task of a wide level: small, so a wide level spreads over many
@@ -445,7 +440,8 @@ __device__ void start_level(const Ctx& ctx, const TaskEnv& e, index_t begin, ind
   for (index_t c = ctx.rank(); c < n; c += kThreads) ctx.template enqueue<Expand>(c);
 }
 
-// Item: the root of a new search, or -1 to go on from the state (after a wide level).
+// Item: the root of a new search, or -1 to go on from the state (after a wide level, or
+// after kLevelsPerTask levels of a predecessor).
 struct Narrow {
   using Item = index_t;
   static constexpr int threads = kThreads;
