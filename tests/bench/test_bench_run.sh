@@ -2,7 +2,7 @@
 # Host checks of the benchmark entry point (bench/run) and its summary (bench/summarize.py).
 #   test_bench_run.sh no-gpu     without a GPU: one line, exit 1 (skipped, 77, on a GPU machine)
 #   test_bench_run.sh bad-set    an unknown --set is refused with exit 2
-#   test_bench_run.sh summary    summarize.py on the committed H200 results reproduces their figures
+#   test_bench_run.sh summary    summarize.py on committed results reproduces their figures
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 case ${1:-} in
@@ -19,10 +19,16 @@ case ${1:-} in
     cp "$root"/docs/results/2026-11-22-h200-apps/*.json "$dir"/
     python3 "$root/bench/summarize.py" "$dir" >/dev/null || exit 1
     grep -q "Faster than cuSPARSE on 7 of 30 matrices (1 of 12 with >= 10^4 rows" "$dir/summary.md" || { cat "$dir/summary.md"; exit 1; }
-    grep -q "| random_spd:1e6x8 scrambled | 1000000 | 7999640 | 999012 | 583162 | 12.695 | 22.98x | 108.49x | yes |" \
+    # An RCM file from before the tasks variant: cub rows, no range.
+    grep -q "| random_spd:1e6x8 scrambled | 1000000 | 7999640 | 999012 | cub | 583162 | 12.695 | - | 22.98x | 108.49x | yes |" \
       "$dir/summary.md" || { grep random_spd "$dir/summary.md"; exit 1; }
     grep -q "| dependency hop (chain of 10000) | 2.65 us/hop (-) | kernel launch per hop: 3.19 | <= 1 us: not yet |" \
       "$dir/summary.md" || { grep -A8 "## Headline" "$dir/summary.md"; exit 1; }
-    for s in "## Headline" "## Jacobi" "## RCM" "## PCG" "## Runtime"; do grep -q "$s" "$dir/summary.md" || { echo "no section $s"; exit 1; }; done ;;
+    for s in "## Headline" "## Jacobi" "## RCM" "## PCG" "## Runtime"; do grep -q "$s" "$dir/summary.md" || { echo "no section $s"; exit 1; }; done
+    # The current format: one row per method, with the range of the repetitions.
+    cp "$root"/docs/results/2026-11-24-h100-rcm/bench_rcm.json "$dir"/
+    python3 "$root/bench/summarize.py" "$dir" >/dev/null || exit 1
+    grep -q "| random_spd:1e6x8 scrambled | 1000000 | 7999640 | 999012 | tasks megakernel | 583162 | 18.499 | 17.480..18.511 | 22.07x | 116.59x | yes |" \
+      "$dir/summary.md" || { grep random_spd "$dir/summary.md"; exit 1; } ;;
   *) echo "usage: $0 no-gpu|bad-set|summary"; exit 2 ;;
 esac
