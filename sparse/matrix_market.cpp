@@ -612,9 +612,11 @@ std::string format_matrix_market(const Csr<T>& a, MmField field) {
   out.reserve(64 + a.nnz() * (field == MmField::pattern ? 16 : 40));
   out += fmt::format("%%MatrixMarket matrix coordinate {} general\n{} {} {}\n", to_string(field),
                      a.rows, a.cols, a.nnz());
-  // Big enough for two indices and the longest shortest-form double (24 chars).
+  // Big enough for two indices and the longest shortest-form double (24 chars). Numbers
+  // end one byte short of the buffer, so the separator or newline after each always fits
+  // (even if a to_chars failed and returned its end; g++ 13 warned of that case).
   char buf[96];
-  char* const buf_end = buf + sizeof buf;
+  char* const buf_end = buf + sizeof buf - 1;
   for (index_t r = 0; r < a.rows; ++r) {
     for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
       char* q = std::to_chars(buf, buf_end, r + 1).ptr;
