@@ -55,7 +55,8 @@ struct Row {
   std::size_t nnz = 0;
   std::string variant;
   std::string scheduler;
-  double ms_per_iteration = 0;
+  double ms_per_iteration = 0;  // median over the solves
+  double min_ms = 0, max_ms = 0;  // range of the time per iteration over the solves
   double gb_per_s = 0;
   double vs_kernels = 0;  // kernels' time / this time
   double vs_graph = 0;
@@ -131,6 +132,8 @@ int main(int argc, char** argv) {
           r.variant = std::string(to_string(v));
           r.scheduler = jacobi::uses_scheduler(v) ? std::string(to_string(s)) : "-";
           r.ms_per_iteration = times[times.size() / 2];
+          r.min_ms = times.front();
+          r.max_ms = times.back();
           r.gb_per_s = bytes / (r.ms_per_iteration * 1e-3) / 1e9;
           r.of_bound = bound_ms / r.ms_per_iteration;
           if (v == Variant::kernels) kernels_ms = r.ms_per_iteration;
@@ -160,6 +163,8 @@ int main(int argc, char** argv) {
                        {"variant", r.variant},
                        {"scheduler", r.scheduler},
                        {"ms_per_iteration", r.ms_per_iteration},
+                       {"ms_per_iteration_min", r.min_ms},
+                       {"ms_per_iteration_max", r.max_ms},
                        {"gb_per_s", r.gb_per_s},
                        {"vs_kernels", r.vs_kernels},
                        {"vs_graph", r.vs_graph},

@@ -22,6 +22,13 @@ def load(folder, name):
         return json.load(f)
 
 
+def span(r, low="apiary_min", high="apiary_max", scale=1.0, form=".4g"):
+    """The range of a result's repetitions, "-" for files written before ranges existed."""
+    if low not in r or high not in r:
+        return "-"
+    return f"{r[low] * scale:{form}}..{r[high] * scale:{form}}"
+
+
 def geomean(values):
     values = [v for v in values if v and v > 0]
     return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
@@ -48,10 +55,10 @@ def sptrsv(data):
             big.append(ratio)
         rows.append([c["matrix"], c["n"], c["nnz"], c["row_levels"], c["n_max"],
                      f'{c["subgraphs"]} / {c["subgraph_levels"]}', f'{cu["solve_ms"]:.4f}', f'{deps["solve_ms"]:.4f}',
-                     f"{ratio:.2f}x"])
+                     span(deps, "min_ms", "max_ms", form=".4f"), f"{ratio:.2f}x"])
     out = ["## Sparse triangular solve (tassl-deps against cuSPARSE SpSV)", ""]
     out += table(["matrix", "n", "nnz", "row levels", "n_max", "sub-graphs / levels", "cuSPARSE ms", "tassl-deps ms",
-                  "speedup"], rows)
+                  "tassl-deps range", "speedup"], rows)
     faster = sum(1 for r in big if r > 1)
     out += ["", f"Faster than cuSPARSE on {sum(1 for r in vs_cusparse if r > 1)} of {len(vs_cusparse)} matrices "
                 f"({faster} of {len(big)} with >= 10^4 rows; goal: >= 90%); geometric-mean speedup "
@@ -64,19 +71,20 @@ def jacobi(data):
     rows = []
     for r in data["rows"]:
         rows.append([r["matrix"], r["nnz"], r["variant"], r.get("scheduler") or "-", f'{r["ms_per_iteration"] * 1e3:.2f}',
+                     span(r, "ms_per_iteration_min", "ms_per_iteration_max", 1e3, ".2f"),
                      f'{r["vs_kernels"]:.2f}x', f'{r["vs_graph"]:.2f}x', f'{100 * r["fraction_of_bound"]:.0f}%'])
-    return (["## Jacobi (time per iteration; ratios: baseline time / this time)", ""] +
-            table(["matrix", "nnz", "variant", "scheduler", "us/iter", "vs kernels", "vs graph", "of bound"], rows) + [""])
+    return (["## Jacobi (median time per iteration and its range; ratios: baseline time / this time)", ""] +
+            table(["matrix", "nnz", "variant", "scheduler", "us/iter", "range", "vs kernels", "vs graph", "of bound"],
+                  rows) + [""])
 
 
 def rcm(data):
     rows = []
     for r in data:
         gpu = r.get("gpu_ms", r.get("gpu_cub_ms"))  # folders before the tasks variant: cub only
-        spread = f'{r["gpu_min_ms"]:.3f}..{r["gpu_max_ms"]:.3f}' if "gpu_min_ms" in r else "-"
         rows.append([r["matrix"], r["n"], r["nnz"], r["bandwidth_before"], r.get("method", "cub"), r["bandwidth_after"],
-                     f'{gpu:.3f}', spread, f'{r["serial_ms"] / gpu:.2f}x', f'{r["cusolver_ms"] / gpu:.2f}x',
-                     "yes" if r["same_as_reference"] else "no"])
+                     f'{gpu:.3f}', span(r, "gpu_min_ms", "gpu_max_ms", form=".3f"), f'{r["serial_ms"] / gpu:.2f}x',
+                     f'{r["cusolver_ms"] / gpu:.2f}x', "yes" if r["same_as_reference"] else "no"])
     return (["## RCM (median GPU time with its range; ratios: baseline time / GPU time)", ""] +
             table(["matrix", "n", "nnz", "bandwidth before", "method", "after", "GPU ms", "range", "vs serial",
                    "vs cuSOLVER", "same as serial"], rows) + [""])
@@ -87,20 +95,18 @@ def pcg(data):
     for m in data:
         for r in m["results"]:
             rows.append([m["matrix"], r["order"], r["solver"], r["iterations"], f'{r["solve_ms"]:.2f}',
-                         f'{r["speedup_vs_cusparse"]:.2f}x', f'{r["true_residual"]:.1e}', r["status"]])
-    return (["## PCG (time to solution; speedup against cuSPARSE IC(0) PCG of the same ordering)", ""] +
-            table(["matrix", "ordering", "solver", "iterations", "solve ms", "vs cuSPARSE", "true residual", "status"],
-                  rows) + [""])
-
-
-def spread(r):
-    return f'{r["apiary_min"]:.4g}..{r["apiary_max"]:.4g}' if "apiary_min" in r else "-"
+                         span(r, "min_ms", "max_ms", form=".2f"), f'{r["speedup_vs_cusparse"]:.2f}x',
+                         f'{r["true_residual"]:.1e}', r["status"]])
+    return (["## PCG (median time to solution and its range; speedup against cuSPARSE IC(0) PCG of the same "
+             "ordering)", ""] +
+            table(["matrix", "ordering", "solver", "iterations", "solve ms", "range", "vs cuSPARSE", "true residual",
+                   "status"], rows) + [""])
 
 
 def runtime(data):
     rows = []
     for r in data["results"]:
-        rows.append([r["benchmark"], r["scheduler"], f'{r["apiary"]:.4g} {r["unit"]}', spread(r), r["baseline"],
+        rows.append([r["benchmark"], r["scheduler"], f'{r["apiary"]:.4g} {r["unit"]}', span(r), r["baseline"],
                      f'{r["baseline_value"]:.4g}', f'{r["ratio_apiary_better"]:.2f}x'])
     return ([f'## Runtime micro-benchmarks (median of {data.get("reps", "?")} runs after a warm-up, their range; '
              "ratio > 1: Apiary better than the baseline)", ""] +
@@ -130,7 +136,7 @@ def headline(folder, data):
     for name, base, goal, met in HEADLINE:
         for r in data["results"]:
             if r["benchmark"] == name and r["baseline"] == base and r["scheduler"] == "megakernel":
-                rows.append([name, f'{r["apiary"]:.3g} {r["unit"]} ({spread(r)})',
+                rows.append([name, f'{r["apiary"]:.3g} {r["unit"]} ({span(r)})',
                              f'{base}: {r["baseline_value"]:.3g}', f'{goal}: {"met" if met(r["apiary"]) else "not yet"}'])
     rate = parse_rate(folder)
     if rate:

@@ -108,6 +108,8 @@ Comparison compare(const Csr<double>& a, const CompareOptions& o) {
         std::vector<double> times;
         for (int rep = 0; rep < o.reps; ++rep) times.push_back(solver.solve(pb, o.pcg).milliseconds);
         r.solve_ms = median(times);
+        r.min_ms = *std::min_element(times.begin(), times.end());
+        r.max_ms = *std::max_element(times.begin(), times.end());
         r.iterations = res.iterations;
         r.stop = res.stop;
         r.reason = res.reason;
@@ -185,6 +187,8 @@ nlohmann::json to_json(const Comparison& c) {
       j["setup_ms"] = r.setup_ms;
       j["analysis_ms"] = r.analysis_ms;
       j["solve_ms"] = r.solve_ms;
+      j["min_ms"] = r.min_ms;
+      j["max_ms"] = r.max_ms;
       j["ms_per_iteration"] = r.ms_per_iteration();
       j["residual"] = r.residual;
       j["true_residual"] = r.true_residual;

@@ -34,6 +34,7 @@ struct MethodResult {
   double setup_ms = 0;        // PcgSolver construction (uploads, analyses, library set-up)
   double analysis_ms = 0;     // of which host triangular-solve analysis (ic0)
   double solve_ms = 0;        // median over reps of the iteration loop
+  double min_ms = 0, max_ms = 0;  // range over reps
   int iterations = 0;
   Stop stop = Stop::max_iterations;
   std::string reason;
