@@ -26,7 +26,7 @@ case ${1:-} in
       "$dir/summary.md" || { grep -A8 "## Headline" "$dir/summary.md"; exit 1; }
     for s in "## Headline" "## Jacobi" "## RCM" "## PCG" "## Runtime"; do grep -q "$s" "$dir/summary.md" || { echo "no section $s"; exit 1; }; done
     # The current format: one row per method, with the range of the repetitions.
-    cp "$root"/docs/results/2026-11-24-h100-rcm/bench_rcm.json "$dir"/
+    cp "$root"/docs/results/2026-11-24-h100-session6/bench_rcm.json "$dir"/
     python3 "$root/bench/summarize.py" "$dir" >/dev/null || exit 1
     grep -q "| random_spd:1e6x8 scrambled | 1000000 | 7999640 | 999012 | tasks megakernel | 583162 | 18.499 | 17.480..18.511 | 22.07x | 116.59x | yes |" \
       "$dir/summary.md" || { grep random_spd "$dir/summary.md"; exit 1; } ;;
