@@ -628,7 +628,7 @@ class TaskEngine {
     rt_.set_queue_capacity<Merge<1>>(wide);
     std::size_t bytes =
         g_.bytes() + queue_.bytes() + mark_.bytes() + parent_.bytes() + state_.bytes() + plan_.bytes();
-    if (has_wide_levels(g, tile)) {  // the merge buffers only when some level can need them
+    if (g.rows > tile) {  // merge buffers: no level of a graph that fits one tile is wider
       runs_[0] = DeviceBuffer<SortKey>(static_cast<std::size_t>(g.rows));
       runs_[1] = DeviceBuffer<SortKey>(static_cast<std::size_t>(g.rows));
       bytes += runs_[0].bytes() + runs_[1].bytes();
@@ -685,10 +685,6 @@ class TaskEngine {
     o.waiting_capacity = 2;  // one Plan waits at a time; a spare slot keeps probing short
     return o;
   }
-
-  // A level wider than one task exists only if some vertex set of more than `tile`
-  // vertices can be one level: never when the whole graph fits a tile.
-  static bool has_wide_levels(const sparse::Csr<double>& g, int tile) { return g.rows > tile; }
 
   LevelState search(index_t root) {
     rt_.seed<Narrow>(root);
