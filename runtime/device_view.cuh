@@ -43,15 +43,27 @@ struct DeviceView {
   static constexpr std::size_t wait_stride = (P::max_item_bytes + 15) / 16 * 16;
 };
 
-// A block-local slot in which the megakernel keeps one ready task released by a task of
-// the block (enqueue or last resolve), to run it next without a round trip through the
-// global queue. Only tasks that may run now qualify: phaseless ones, or ones of the
-// phase the releasing task belongs to (that phase cannot end while its own task runs).
-struct Continuation {
-  int* full = nullptr;           // shared memory: 1 while the slot holds a task
+// One task kept in a megakernel block's shared memory.
+struct SlotRef {
+  int* full = nullptr;            // 1 while the slot holds a task
   int* queue = nullptr;
   unsigned char* item = nullptr;  // 16-byte aligned, Program::max_item_bytes
-  int phase = -1;                 // phase of the running task, -1 if phaseless
+};
+
+// Where a task of a megakernel block leaves a task it releases (enqueue or last resolve)
+// so that it does not travel through a global queue:
+//  * `next`: a task that may run now — phaseless, or of the phase the releasing task
+//    belongs to (that phase cannot end while its own task runs). The block runs it next.
+//  * `held` (programs with several phases and no phaseless types, otherwise null): a
+//    task of another phase. When the block's batch turns out to be the last work of the
+//    current phase, the block switches to the held task's phase itself and runs it;
+//    otherwise it puts it into its queue (schedulers/megakernel.cuh).
+// Tasks in either slot are counted in the block's `active_delta`, not in RunControl::active.
+struct Continuation {
+  SlotRef next;
+  SlotRef held;
+  int* active_delta = nullptr;  // shared memory: see LocalSlot in schedulers/megakernel.cuh
+  int phase = -1;               // phase of the running task, -1 if phaseless
 };
 
 #if defined(__CUDACC__)
@@ -93,23 +105,30 @@ __device__ void push_item(const V& v, const typename V::Program::template type_a
   // Count first: a consumer could run and retire the task before the counters rose.
   // Relaxed is enough: the task's own decrement comes later in these counters'
   // modification order, and the queue's release/acquire orders the item itself.
-  atomic_ref<long long>(v.control->active).fetch_add(1, cuda::std::memory_order_relaxed);
   if constexpr (phase >= 0) {
     if (new_task) atomic_ref<long long>(v.phase_pending[phase]).fetch_add(1, cuda::std::memory_order_relaxed);
   }
-  if (cont != nullptr && (phase < 0 || phase == cont->phase) && atomicCAS(cont->full, 0, 1) == 0) {
-    *cont->queue = static_cast<int>(Q);
-    *reinterpret_cast<Item*>(cont->item) = item;
-    return;
+  if (cont != nullptr) {
+    const SlotRef& slot = phase < 0 || phase == cont->phase ? cont->next : cont->held;
+    if (slot.full != nullptr && atomicCAS(slot.full, 0, 1) == 0) {
+      // `active` still counts the task that released this one: see LocalSlot.
+      atomicAdd(cont->active_delta, 1);
+      *slot.queue = static_cast<int>(Q);
+      *reinterpret_cast<Item*>(slot.item) = item;
+      return;
+    }
   }
+  atomic_ref<long long>(v.control->active).fetch_add(1, cuda::std::memory_order_relaxed);
   const PushResult r = queue_push(v.queues[Q], item, &v.control->abort);
   if (r == PushResult::overflow) raise_error(v, ErrorCode::queue_overflow, static_cast<int>(Q));
 }
 
 // Moves a task whose last dependency was just resolved from waiting storage to its queue.
 template <class V>
-__device__ void move_to_queue(const V& v, std::uint32_t slot, const Continuation* cont) {
+__device__ void move_to_queue(const V& v, Dependency& dep, std::uint32_t slot, const Continuation* cont) {
   using P = typename V::Program;
+  // The word's reset first: it travels while the item is read.
+  clear_slot(dep, slot);
   if (slot == kNoSlot) return;  // its reservation failed; the error is already raised
   // Items of up to 64 bytes are loaded together with the queue index (one memory round
   // trip, not two: the item's type is only known from the queue index); larger ones after
@@ -154,23 +173,27 @@ __device__ void enqueue_after_task(const V& v, Dependency& dep, int predecessors
   const long long w = atomic_ref<long long>(v.control->waiting).fetch_add(1, cuda::std::memory_order_relaxed) + 1;
   atomic_ref<long long> peak(v.control->peak_waiting);
   if (peak.load(cuda::std::memory_order_relaxed) < w) peak.fetch_max(w);
-  const bool owner = create_behind(dep, predecessors, [&]() -> std::uint32_t {
-    const std::uint32_t slot =
-        reserve_slot(v.wait_state, v.wait_capacity, reinterpret_cast<std::uint64_t>(&dep));
-    if (slot == kNoSlot) {
-      raise_error(v, ErrorCode::waiting_overflow, static_cast<int>(q));
-      return kNoSlot;
-    }
-    v.wait_queue[slot] = static_cast<std::uint32_t>(q);
-    *reinterpret_cast<typename T::Item*>(v.wait_items + std::size_t{slot} * V::wait_stride) = item;
-    return slot;
-  });
-  if (owner) move_to_queue(v, dep.slot, cont);
+  std::uint32_t slot = kNoSlot;
+  const bool owner = create_behind(
+      dep, predecessors,
+      [&]() -> std::uint32_t {
+        const std::uint32_t s = reserve_slot(v.wait_state, v.wait_capacity, reinterpret_cast<std::uint64_t>(&dep));
+        if (s == kNoSlot) {
+          raise_error(v, ErrorCode::waiting_overflow, static_cast<int>(q));
+          return kNoSlot;
+        }
+        v.wait_queue[s] = static_cast<std::uint32_t>(q);
+        *reinterpret_cast<typename T::Item*>(v.wait_items + std::size_t{s} * V::wait_stride) = item;
+        return s;
+      },
+      &slot);
+  if (owner) move_to_queue(v, dep, slot, cont);
 }
 
 template <class V>
 __device__ void resolve_dependency(const V& v, Dependency& dep, const Continuation* cont) {
-  if (resolve_counter(dep)) move_to_queue(v, atomic_ref<std::uint32_t>(dep.slot).load(), cont);
+  std::uint32_t slot = kNoSlot;
+  if (resolve_counter(dep, &slot)) move_to_queue(v, dep, slot, cont);
 }
 
 #endif  // __CUDACC__

@@ -152,15 +152,135 @@ __device__ Claim claim_work(const V& v, unsigned round) {
   return c;
 }
 
-// The block's continuation slot (see Continuation in runtime/device_view.cuh).
+// One task in shared memory (SlotRef in runtime/device_view.cuh).
 template <class P>
-struct LocalSlot {
+struct TaskSlot {
   int full;
   int queue;
   alignas(16) unsigned char item[P::max_item_bytes];
+
+  __device__ SlotRef ref() { return SlotRef{&full, &queue, item}; }
 };
 
-// All threads: stage the claimed items in shared memory, execute, account.
+// The block's two slots (see Continuation in runtime/device_view.cuh), and what the block
+// has not yet applied to the run-wide counters: its finished tasks per queue, and its
+// change to RunControl::active (tasks put into a slot minus tasks finished). Between two
+// applications the block's share of `active` stays what it was at the first, which
+// counted every task then alive in the block; so while the block has a task, its share
+// is at least 1, and the run cannot look finished.
+template <class P>
+struct LocalSlot {
+  TaskSlot<P> next;
+  TaskSlot<P> held;
+  unsigned owed[P::type_count];
+  int active_delta;
+  unsigned streak;  // batches since the counts were last applied
+};
+
+// A held task of another phase may be kept only where the block that retires a phase's
+// last batch can tell that nothing else can still happen in it: programs with several
+// phases and no phaseless types (see switch_to_held).
+template <class P>
+inline constexpr bool holds_any_phase = P::phase_count > 1 && P::phaseless_count == 0;
+
+// Thread 0, after a batch of `phase`, holding a task of phase `held`, with `finished`
+// tasks of `phase` not yet counted out of phase_pending. With no phaseless types only
+// running tasks create work; if phase_pending[phase] == finished, no task of the phase
+// is left anywhere, so nothing but this block can change the counters now: the next
+// phase with work is known exactly, and the block installs it itself before it lowers
+// phase_pending (so that no polling block starts the ordinary switch meanwhile), with one
+// CAS that fails while another block holds a claim token. True when `held` is now the
+// current phase; otherwise the caller takes the ordinary path.
+template <class V>
+__device__ bool switch_to_held(const V& v, int phase, int held, long long finished) {
+  using P = typename V::Program;
+  constexpr int phases = static_cast<int>(P::phase_count);
+  long long pending[phases];
+#pragma unroll
+  for (int p = 0; p < phases; ++p)
+    pending[p] = atomic_ref<long long>(v.phase_pending[p]).load(cuda::std::memory_order_acquire);
+  if (pending[phase] != finished) return false;  // other tasks of the phase remain
+  int next = -1;
+#pragma unroll
+  for (int k = phases - 1; k >= 1; --k)
+    if (pending[(phase + k) % phases] > 0) next = (phase + k) % phases;
+  // Another phase has work first, or the order needs checking (switch_phase raises
+  // phase_order for a non-cyclic program): the ordinary path decides.
+  if (next != held || (next < phase && !v.cyclic)) return false;
+  unsigned long long expected = phase_word(phase);
+  if (!atomic_ref<unsigned long long>(v.control->phase_word)
+           .compare_exchange_strong(expected, phase_word(held), cuda::std::memory_order_acq_rel))
+    return false;
+  atomic_ref<unsigned long long>(v.control->phase_switches).fetch_add(1, cuda::std::memory_order_relaxed);
+  return true;
+}
+
+// Thread 0, after the closing barrier of a batch of n tasks of queue `queue`. While the
+// block goes on with a task of the same phase from its `next` slot, the finished tasks
+// stay owed and the active delta unapplied: the run-wide counters over-count meanwhile
+// (the phase cannot end, the run cannot look finished), and a chain of continuations
+// pays no fence and no global atomic per task. Otherwise all of it — of one phase, or
+// phaseless — is applied (retire_batch's order: one release fence, then the updates),
+// and a held task of another phase either becomes the next task (switch_to_held) or
+// goes to its queue. Not a template on the queue: the kernel holds one copy of this.
+template <class V>
+__device__ void finish_batch(const V& v, int queue, unsigned n, LocalSlot<typename V::Program>& local) {
+  using P = typename V::Program;
+  constexpr auto phase_of_queue = P::phase_of_queue;  // a local copy: indexable at run time
+  const int phase = phase_of_queue[queue];
+  local.owed[queue] += n;
+  local.active_delta -= static_cast<int>(n);
+  // A continuation of the same phase (or phaseless after phaseless) runs next. After a
+  // phased batch, a phaseless continuation runs only once the phase's counts are out:
+  // the phase may end meanwhile, as it would have with the task in a queue.
+  if (local.next.full && phase_of_queue[local.next.queue] == phase) {
+    if ((++local.streak & 63) == 0)  // progress for the watchdog
+      atomic_ref<unsigned long long>(v.control->last_progress_ns).store(global_time_ns(), cuda::std::memory_order_relaxed);
+    return;
+  }
+
+  local.streak = 0;
+  cuda::atomic_thread_fence(cuda::std::memory_order_release, cuda::thread_scope_device);
+  // Everything owed is of this batch's phase (or phaseless): only its queues can have
+  // counts (a program of many phases would otherwise pay a loop over all its queues).
+  constexpr auto phase_begin = P::phase_begin;
+  const int first = phase >= 0 ? static_cast<int>(phase_begin[phase]) : 0;
+  const int last = phase >= 0 ? static_cast<int>(phase_begin[phase + 1]) : static_cast<int>(P::phaseless_count);
+  long long total = 0;
+  for (int q = first; q < last; ++q) {
+    const unsigned k = local.owed[q];
+    if (k == 0) continue;
+    local.owed[q] = 0;
+    total += k;
+    atomic_ref<unsigned long long>(v.queues[q].counters->executed).fetch_add(k, cuda::std::memory_order_relaxed);
+  }
+  bool switched = false;
+  if constexpr (holds_any_phase<P>) {
+    // (`next` is empty here: with no phaseless types it only holds tasks of `phase`.)
+    if (local.held.full) switched = switch_to_held(v, phase, phase_of_queue[local.held.queue], total);
+  }
+  if (phase >= 0) atomic_ref<long long>(v.phase_pending[phase]).fetch_sub(total, cuda::std::memory_order_relaxed);
+  if (local.active_delta != 0)
+    atomic_ref<long long>(v.control->active).fetch_add(local.active_delta, cuda::std::memory_order_relaxed);
+  local.active_delta = 0;
+  atomic_ref<unsigned long long>(v.control->last_progress_ns).store(global_time_ns(), cuda::std::memory_order_relaxed);
+  if (!local.held.full) return;
+  if (switched) {
+    local.next.queue = local.held.queue;
+    memcpy(local.next.item, local.held.item, sizeof local.held.item);
+    local.next.full = 1;
+  } else {
+    dispatch_queue<P>(local.held.queue, [&]<std::size_t R>() {
+      using Item = typename P::template type_at<R>::Item;
+      const PushResult r = queue_push(v.queues[R], *reinterpret_cast<const Item*>(local.held.item), &v.control->abort);
+      if (r == PushResult::overflow) raise_error(v, ErrorCode::queue_overflow, static_cast<int>(R));
+    });
+  }
+  local.held.full = 0;
+}
+
+// All threads: stage the claimed items in shared memory and execute them (thread 0
+// accounts for them afterwards, in finish_batch).
 template <std::size_t Q, bool Trace, class V>
 __device__ void run_batch(const V& v, Claim& claim, unsigned char* smem, LocalSlot<typename V::Program>& local) {
   using P = typename V::Program;
@@ -172,8 +292,8 @@ __device__ void run_batch(const V& v, Claim& claim, unsigned char* smem, LocalSl
   if (threadIdx.x == 0) s_aborted = 0;
   if (claim.local) {
     if (threadIdx.x == 0) {
-      items[0] = *reinterpret_cast<const Item*>(local.item);
-      local.full = 0;  // free again for the tasks of this batch
+      items[0] = *reinterpret_cast<const Item*>(local.next.item);
+      local.next.full = 0;  // free again for the tasks of this batch
     }
   } else {
     block_barrier();
@@ -181,11 +301,15 @@ __device__ void run_batch(const V& v, Claim& claim, unsigned char* smem, LocalSl
   }
   block_barrier();
 
-  const Continuation cont{&local.full, &local.queue, local.item, P::phase_of_queue[Q]};
+  // A task of another phase is held only by a batch of one task: that is the task that
+  // may end its phase (a check, a ping-pong); in a batch of many, the held task would
+  // mostly go to its queue from thread 0 after the batch instead of from its creator.
+  const bool hold = holds_any_phase<P> && claim.count == 1;
+  const Continuation cont{local.next.ref(), hold ? local.held.ref() : SlotRef{}, &local.active_delta,
+                          P::phase_of_queue[Q]};
   sched::execute_batch<Q, Trace, C::block_threads>(v, items, claim.count, smem + C::stage_bytes, s_aborted != 0,
                                                    &cont);
   block_barrier();
-  if (threadIdx.x == 0) sched::retire_batch<Q>(v, claim.count);
 }
 
 template <class V, bool Trace>
@@ -196,7 +320,11 @@ __global__ void __launch_bounds__(Config<typename V::Program>::block_threads, Co
   __shared__ Claim claim;
   __shared__ LocalSlot<P> local;
   if (threadIdx.x == 0) {
-    local.full = 0;
+    local.next.full = 0;
+    local.held.full = 0;
+    for (std::size_t q = 0; q < P::type_count; ++q) local.owed[q] = 0;
+    local.active_delta = 0;
+    local.streak = 0;
     atomic_ref<int>(v.control->live_blocks).fetch_add(1);
     atomic_ref<unsigned long long>(v.control->last_progress_ns).fetch_max(global_time_ns());
   }
@@ -204,8 +332,8 @@ __global__ void __launch_bounds__(Config<typename V::Program>::block_threads, Co
   for (unsigned round = 0;; ++round) {
     if (threadIdx.x == 0) {
       // A chain of continuations never visits claim_work: poll the abort flag every 16th.
-      if (local.full && ((round & 15) != 0 || !aborted(v))) {
-        claim = Claim{local.queue, 1, 0, 0, 0, 1};  // run the continuation first: no queue trip
+      if (local.next.full && ((round & 15) != 0 || !aborted(v))) {
+        claim = Claim{local.next.queue, 1, 0, 0, 0, 1};  // run the continuation first: no queue trip
       } else {
         claim = claim_work(v, round);
       }
@@ -220,7 +348,10 @@ __global__ void __launch_bounds__(Config<typename V::Program>::block_threads, Co
     }
     block_barrier();
     if (claim.exit) break;
-    if (claim.count > 0) dispatch_queue<P>(claim.queue, [&]<std::size_t Q>() { run_batch<Q, Trace>(v, claim, smem, local); });
+    if (claim.count > 0) {
+      dispatch_queue<P>(claim.queue, [&]<std::size_t Q>() { run_batch<Q, Trace>(v, claim, smem, local); });
+      if (threadIdx.x == 0) finish_batch(v, claim.queue, claim.count, local);
+    }
     block_barrier();
   }
   if (threadIdx.x == 0) atomic_ref<int>(v.control->live_blocks).fetch_sub(1);

@@ -63,7 +63,7 @@ TEST_P(Dependencies, ChainRunsInOrder) {
   EXPECT_EQ(counter.to_host()[0], static_cast<unsigned>(n));
   EXPECT_EQ(violations.to_host()[0], 0u);
   EXPECT_EQ(s.types[ChainProgram::queue_of<Link>].executed, static_cast<std::uint64_t>(n));
-  for (const Dependency& d : deps.to_host()) ASSERT_EQ(d.counter, 0);
+  for (const Dependency& d : deps.to_host()) ASSERT_EQ(d.word, 0u);
 }
 
 // ---- diamonds: Top -> Left, Right -> Bottom (behind 2) -----------------------------

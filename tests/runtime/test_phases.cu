@@ -157,6 +157,65 @@ TEST_P(Phases, CyclicPhasesRunUntilEverythingIsEmpty) {
   EXPECT_EQ(s.phase_switches, 39u);  // 0->1 and 1->0 per round, minus the last return
 }
 
+// Ping-pong: every task is alone in its phase and releases the one task of the other
+// phase, so every task ends a phase (the megakernel's block then switches phases itself
+// and runs the released task, docs/architecture.md §2.3). Each task checks that its
+// predecessor has finished; Tail tasks in phase 0 keep a few other blocks busy in
+// some rounds, so that the switch also has to wait for them.
+template <int Which>
+struct Ping {
+  using Item = int;  // position in the chain
+  static constexpr int threads = Which == 0 ? 1 : 32;
+  static constexpr int shared_bytes = 0;
+  template <class Ctx>
+  __device__ static void execute(const Item& k, Ctx& ctx);
+};
+struct Tail {
+  using Item = int;
+  static constexpr int threads = 1;
+  static constexpr int shared_bytes = 0;
+  template <class Ctx>
+  __device__ static void execute(const Item&, Ctx& ctx) {
+    __nanosleep(2000);
+    atomicAdd(&ctx.env().done[2], 1u);
+  }
+};
+template <int Which>
+template <class Ctx>
+__device__ void Ping<Which>::execute(const Item& k, Ctx& ctx) {
+  if (ctx.rank() != 0) return;
+  const PhaseEnv& e = ctx.env();
+  if (atomicAdd(&e.done[0], 0u) != static_cast<unsigned>(k)) atomicAdd(e.violations, 1u);
+  // The Tails released with the previous Ping<0> have all finished.
+  if (Which == 1 && atomicAdd(&e.done[2], 0u) != atomicAdd(&e.done[1], 0u)) atomicAdd(e.violations, 1u);
+  atomicAdd(&e.done[0], 1u);
+  if (k + 1 < static_cast<int>(e.expected[0])) ctx.template enqueue<Ping<1 - Which>>(k + 1);
+  if (Which == 0 && k % 64 == 0) {
+    atomicAdd(&e.done[1], 3u);
+    for (int t = 0; t < 3; ++t) ctx.template enqueue<Tail>(k);
+  }
+}
+using PingPong = Program<Phase<Ping<0>, Tail>, Phase<Ping<1>>>;
+
+TEST_P(Phases, EveryTaskEndingAPhaseSwitchesInOrder) {
+  DeviceBuffer<unsigned> done(3), violations(1);
+  done.fill_zero();
+  violations.fill_zero();
+  const unsigned n = 2001;
+  RunOptions opt;
+  opt.cyclic = true;
+  Runtime<PingPong, PhaseEnv> rt(opt, PhaseEnv{done.data(), violations.data(), {n, 0, 0}, nullptr});
+  rt.seed<Ping<0>>(0);
+  const RunStats s = rt.run(GetParam());
+  EXPECT_EQ(violations.to_host()[0], 0u);
+  const std::vector<unsigned> d = done.to_host();
+  EXPECT_EQ(d[0], n);
+  EXPECT_EQ(d[2], d[1]);
+  EXPECT_EQ(s.phase_switches, n - 1);
+  EXPECT_EQ(s.types[0].executed, (n + 1) / 2);
+  EXPECT_EQ(s.types[2].executed, n / 2);
+}
+
 TEST_P(Phases, WorkForAFinishedPhaseIsAnErrorWithoutCyclic) {
   DeviceBuffer<unsigned> done(3), violations(1), rounds(20);
   done.fill_zero();

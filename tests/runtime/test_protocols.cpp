@@ -1,6 +1,6 @@
 // The runtime's concurrent protocols compiled for the host and hammered by CPU
-// threads: the dependency counter (announce n + 1, early resolves, exactly one
-// owner), waiting-storage slot reservation, and the MPMC queue (every item once,
+// threads: the dependency word (count and slot in one atomic, early resolves,
+// exactly one owner, the right slot), waiting-storage slot reservation, and the MPMC queue (every item once,
 // FIFO per producer, wrap-around, overflow detection).
 #include <gtest/gtest.h>
 
@@ -25,6 +25,7 @@ TEST(DependencyProtocol, EachTaskMovesExactlyOnceAfterAllResolves) {
     std::vector<Dependency> d(deps);
     std::vector<int> preds(deps);
     std::vector<std::atomic<int>> resolved(deps), moved(deps), early_violations(deps);
+    std::atomic<int> wrong_slot{0};
     std::vector<std::uint32_t> state(deps * 2, 0);
     struct Work {
       int dep;
@@ -39,10 +40,13 @@ TEST(DependencyProtocol, EachTaskMovesExactlyOnceAfterAllResolves) {
     std::mt19937 rng(trial);
     std::shuffle(work.begin(), work.end(), rng);
 
-    auto move = [&](int i) {
+    std::vector<std::uint32_t> reserved(deps, kNoSlot);
+    auto move = [&](int i, std::uint32_t slot) {
       if (resolved[i].load() != preds[i]) early_violations[i].fetch_add(1);
+      if (slot != reserved[i]) wrong_slot.fetch_add(1);
       moved[i].fetch_add(1);
-      release_slot(state.data(), d[i].slot);
+      release_slot(state.data(), slot);
+      clear_slot(d[i], slot);
     };
     std::atomic<std::size_t> next{0};
     std::vector<std::thread> threads;
@@ -51,13 +55,20 @@ TEST(DependencyProtocol, EachTaskMovesExactlyOnceAfterAllResolves) {
         for (std::size_t w; (w = next.fetch_add(1)) < work.size();) {
           const int i = work[w].dep;
           if (work[w].create) {
-            const bool owner = create_behind(d[i], preds[i], [&] {
-              return reserve_slot(state.data(), static_cast<std::uint32_t>(state.size()), i);
-            });
-            if (owner) move(i);
+            std::uint32_t slot = kNoSlot;
+            const bool owner = create_behind(
+                d[i], preds[i],
+                [&] {
+                  // Recorded before the announcement publishes it, so the mover can check it.
+                  reserved[i] = reserve_slot(state.data(), static_cast<std::uint32_t>(state.size()), i);
+                  return reserved[i];
+                },
+                &slot);
+            if (owner) move(i, slot);
           } else {
             resolved[i].fetch_add(1);  // before the resolve, so the mover can check it
-            if (resolve_counter(d[i])) move(i);
+            std::uint32_t slot = kNoSlot;
+            if (resolve_counter(d[i], &slot)) move(i, slot);
           }
         }
       });
@@ -65,21 +76,43 @@ TEST(DependencyProtocol, EachTaskMovesExactlyOnceAfterAllResolves) {
     for (int i = 0; i < deps; ++i) {
       ASSERT_EQ(moved[i].load(), 1) << "dependency " << i << " trial " << trial;
       ASSERT_EQ(early_violations[i].load(), 0) << "moved before its last resolve: " << i;
-      ASSERT_EQ(d[i].counter, 0) << "counter must return to zero for reuse";
+      ASSERT_EQ(d[i].word, 0u) << "the word must return to zero for reuse";
     }
+    ASSERT_EQ(wrong_slot.load(), 0) << "an owner read another slot than the creator published";
     for (auto s : state) ASSERT_EQ(s, 0u);
   }
 }
 
 TEST(DependencyProtocol, ResolvesBeforeAnnounceDriveCounterNegative) {
   Dependency d;
-  EXPECT_FALSE(resolve_counter(d));
-  EXPECT_FALSE(resolve_counter(d));
-  EXPECT_EQ(d.counter, -2);
+  std::uint32_t slot = 0;
+  EXPECT_FALSE(resolve_counter(d, &slot));
+  EXPECT_FALSE(resolve_counter(d, &slot));
+  EXPECT_EQ(decode(d.word).count, -2);
+  EXPECT_EQ(decode(d.word).slot, 0u) << "the borrow into the high half decodes away";
   // Two predecessors already resolved: the creator owns the task at once.
-  EXPECT_TRUE(create_behind(d, 2, [] { return 7u; }));
-  EXPECT_EQ(d.slot, 7u);
-  EXPECT_EQ(d.counter, 0);
+  EXPECT_TRUE(create_behind(d, 2, [] { return 7u; }, &slot));
+  EXPECT_EQ(slot, 7u);
+  EXPECT_EQ(decode(d.word).count, 0);
+  clear_slot(d, slot);
+  EXPECT_EQ(d.word, 0u);
+}
+
+TEST(DependencyProtocol, LastResolveReadsTheSlotFromItsOwnAtomic) {
+  for (const std::uint32_t published : {0u, 1u, 123456u, 0xfffffffeu, kNoSlot}) {
+    Dependency d;
+    std::uint32_t slot = 0;
+    EXPECT_FALSE(resolve_counter(d, &slot));  // one early resolve
+    EXPECT_FALSE(create_behind(d, 3, [&] { return published; }, &slot));
+    EXPECT_EQ(decode(d.word).count, 2);
+    EXPECT_EQ(decode(d.word).slot, published);
+    slot = 0;
+    EXPECT_FALSE(resolve_counter(d, &slot));
+    EXPECT_TRUE(resolve_counter(d, &slot));
+    EXPECT_EQ(slot, published);
+    clear_slot(d, slot);
+    EXPECT_EQ(d.word, 0u) << "reusable after slot " << published;
+  }
 }
 
 TEST(WaitingStorage, ConcurrentReservationsNeverShareASlot) {
