@@ -156,6 +156,12 @@ def main(folder):
     if meta:
         lines += [f'GPU {meta.get("gpu", "?")}, driver {meta.get("driver", "?")}, {meta.get("cuda", "?")}; commit '
                   f'{meta.get("commit", "?")}; {meta.get("date", "?")}; command `{meta.get("command", "?")}`', ""]
+        parts = meta.get("parts", [])
+        if len(parts) > 1:  # bench/run --only, several calls into one folder
+            lines += [f"Written in {len(parts)} parts:", ""]
+            lines += [f'- {", ".join(p.get("benchmarks", []))}: commit {p.get("commit", "?")}; {p.get("date", "?")}; '
+                      f'command `{p.get("command", "?")}`' for p in parts]
+            lines += [""]
     runtime_data = load(folder, "bench_runtime.json")
     if runtime_data is not None:
         lines += headline(folder, runtime_data)

@@ -2,6 +2,7 @@
 # Host checks of the benchmark entry point (bench/run) and its summary (bench/summarize.py).
 #   test_bench_run.sh no-gpu     without a GPU: one line, exit 1 (skipped, 77, on a GPU machine)
 #   test_bench_run.sh bad-set    an unknown --set is refused with exit 2
+#   test_bench_run.sh bad-only   an unknown --only benchmark is refused with exit 2
 #   test_bench_run.sh summary    summarize.py on committed results reproduces their figures
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -14,6 +15,10 @@ case ${1:-} in
   bad-set)
     err=$("$root/bench/run" --set huge 2>&1 >/dev/null); rc=$?
     [[ $rc -eq 2 && $err == *"--set takes quick or full"* ]] || { echo "exit $rc, stderr: $err"; exit 1; } ;;
+  bad-only)
+    err=$("$root/bench/run" --only runtime,sptrsv,nbody 2>&1 >/dev/null); rc=$?
+    [[ $rc -eq 2 && $err == *"--only: unknown benchmark 'nbody'"* && $(printf '%s\n' "$err" | wc -l) -eq 1 ]] ||
+      { echo "exit $rc, stderr: $err"; exit 1; } ;;
   summary)
     dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
     cp "$root"/docs/results/2026-11-22-h200-apps/*.json "$dir"/
@@ -29,6 +34,17 @@ case ${1:-} in
     cp "$root"/docs/results/2026-11-24-h100-session6/bench_rcm.json "$dir"/
     python3 "$root/bench/summarize.py" "$dir" >/dev/null || exit 1
     grep -q "| random_spd:1e6x8 scrambled | 1000000 | 7999640 | 999012 | tasks megakernel | 583162 | 18.499 | 17.480..18.511 | 22.07x | 116.59x | yes |" \
-      "$dir/summary.md" || { grep random_spd "$dir/summary.md"; exit 1; } ;;
-  *) echo "usage: $0 no-gpu|bad-set|summary"; exit 2 ;;
+      "$dir/summary.md" || { grep random_spd "$dir/summary.md"; exit 1; }
+    # A folder written in two calls (bench/run --only): each part is named.
+    cat >"$dir/results.json" <<'JSON'
+{"gpu": "NVIDIA H100 80GB HBM3", "driver": "580.159.04", "cuda": "13.0", "commit": "aaaaaaa", "command": "bench/run --set full --only runtime",
+ "date": "2026-11-24T10:00:00", "parts": [
+  {"commit": "aaaaaaa", "command": "bench/run --set full --only runtime", "benchmarks": ["runtime"], "date": "2026-11-24T10:00:00"},
+  {"commit": "bbbbbbb", "command": "bench/run --set full --only sptrsv,rcm", "benchmarks": ["sptrsv", "rcm"], "date": "2026-11-24T10:20:00"}]}
+JSON
+    python3 "$root/bench/summarize.py" "$dir" >/dev/null || exit 1
+    grep -q "^Written in 2 parts:" "$dir/summary.md" &&
+      grep -q '^- sptrsv, rcm: commit bbbbbbb; 2026-11-24T10:20:00; command `bench/run --set full --only sptrsv,rcm`$' "$dir/summary.md" ||
+      { head -12 "$dir/summary.md"; exit 1; } ;;
+  *) echo "usage: $0 no-gpu|bad-set|bad-only|summary"; exit 2 ;;
 esac
