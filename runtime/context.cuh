@@ -14,10 +14,10 @@ namespace apiary {
 // code whose threads may arrive diverged, such as after a branch on the thread's rank.
 __device__ inline void cta_barrier() { asm volatile("barrier.sync 0;" ::: "memory"); }
 
-// Synchronizes only the `threads` threads of one task, never the whole block:
-// sub-warp tasks use their lane mask, warp tasks __syncwarp, multi-warp tasks a named
-// barrier (ids 1..15; the scheduler keeps id 0 for its own block-wide barrier, which a
-// task that fills the whole block shares).
+// Synchronizes only the `threads` threads of one task, never the whole block: nothing
+// for a one-thread task, the lane mask below a warp, __syncwarp for a warp, a named
+// barrier for several warps (ids 1..15; the scheduler keeps id 0 for its own block-wide
+// barrier, which a task that fills the whole block shares).
 //
 // Multi-warp barriers use the non-.aligned form (`barrier.sync`, not `bar.sync` or
 // __syncthreads, which are `barrier.sync.aligned`): .aligned promises that every thread of
@@ -31,7 +31,9 @@ struct TaskBarrier {
   int barrier_id = 0;
 
   __device__ void sync() const {
-    if constexpr (threads < 32) {
+    if constexpr (threads == 1) {
+      // Program order already orders one thread's memory operations.
+    } else if constexpr (threads < 32) {
       __syncwarp(lane_mask);
     } else if constexpr (threads == 32) {
       __syncwarp();

@@ -26,7 +26,9 @@ struct DeviceView {
   std::uint32_t* wait_state = nullptr;
   std::uint32_t* wait_queue = nullptr;
   unsigned char* wait_items = nullptr;
-  std::uint32_t wait_capacity = 0;
+  std::uint32_t wait_capacity = 0;  // tasks that may wait at once (RunOptions::waiting_capacity)
+  std::uint32_t wait_slots = 0;     // slots allocated: wait_capacity + waiting_slot_reserve(...)
+  std::uint32_t freed_per_block = 0;  // megakernel: slots a block may hold before it gives them back
   TraceRecord* trace = nullptr;  // null when tracing is off
   unsigned long long* trace_count = nullptr;
   std::uint32_t trace_capacity = 0;
@@ -43,11 +45,21 @@ struct DeviceView {
   static constexpr std::size_t wait_stride = (P::max_item_bytes + 15) / 16 * 16;
 };
 
+// Slots allocated beyond the waiting capacity, so that megakernel blocks can give back
+// the slots of the tasks they took over in batches (schedulers/megakernel.cuh, FreedSlots)
+// while the capacity stays what the user asked for: 2^14 slots, or fewer for large items
+// (4 MiB at most).
+constexpr std::uint32_t waiting_slot_reserve(std::size_t stride) {
+  const std::size_t by_bytes = (std::size_t{4} << 20) / stride;
+  return static_cast<std::uint32_t>(by_bytes < (1u << 14) ? by_bytes : (1u << 14));
+}
+
 // One task kept in a megakernel block's shared memory.
 struct SlotRef {
   int* full = nullptr;            // 1 while the slot holds a task
   int* queue = nullptr;
   unsigned char* item = nullptr;  // 16-byte aligned, Program::max_item_bytes
+  std::uint32_t* wait_slot = nullptr;  // the task's slot in waiting storage, still to give back (or kNoSlot)
 };
 
 // Where a task of a megakernel block leaves a task it releases (enqueue or last resolve)
@@ -94,11 +106,15 @@ __device__ bool aborted(const V& v) {
   return atomic_ref<int>(v.control->abort).load(cuda::std::memory_order_relaxed) != 0;
 }
 
-// Puts an item into queue Q (or the block's continuation slot). `new_task` is false
-// when a task moves from waiting storage (it was counted in its phase when created).
+// Puts an item into queue Q (or the block's continuation slot). `wait_slot` is kNoSlot
+// for a new task; for a task that moves from waiting storage (counted in its phase when
+// it was created) it is the slot its item was read from. That slot is given back here
+// when the task goes to a queue, and by the block when it lands in a continuation slot:
+// a device-scope fence orders the read before the slot's reuse, and a block that keeps
+// the slot for a while can give many back after one fence (schedulers/megakernel.cuh).
 template <std::size_t Q, class V>
-__device__ void push_item(const V& v, const typename V::Program::template type_at<Q>::Item& item, bool new_task,
-                          const Continuation* cont) {
+__device__ void push_item(const V& v, const typename V::Program::template type_at<Q>::Item& item,
+                          std::uint32_t wait_slot, const Continuation* cont) {
   using P = typename V::Program;
   using Item = typename P::template type_at<Q>::Item;
   constexpr int phase = P::phase_of_queue[Q];
@@ -106,7 +122,7 @@ __device__ void push_item(const V& v, const typename V::Program::template type_a
   // Relaxed is enough: the task's own decrement comes later in these counters'
   // modification order, and the queue's release/acquire orders the item itself.
   if constexpr (phase >= 0) {
-    if (new_task) atomic_ref<long long>(v.phase_pending[phase]).fetch_add(1, cuda::std::memory_order_relaxed);
+    if (wait_slot == kNoSlot) atomic_ref<long long>(v.phase_pending[phase]).fetch_add(1, cuda::std::memory_order_relaxed);
   }
   if (cont != nullptr) {
     const SlotRef& slot = phase < 0 || phase == cont->phase ? cont->next : cont->held;
@@ -114,10 +130,12 @@ __device__ void push_item(const V& v, const typename V::Program::template type_a
       // `active` still counts the task that released this one: see LocalSlot.
       atomicAdd(cont->active_delta, 1);
       *slot.queue = static_cast<int>(Q);
+      *slot.wait_slot = wait_slot;
       *reinterpret_cast<Item*>(slot.item) = item;
       return;
     }
   }
+  if (wait_slot != kNoSlot) release_slot(v.wait_state, wait_slot);
   atomic_ref<long long>(v.control->active).fetch_add(1, cuda::std::memory_order_relaxed);
   const PushResult r = queue_push(v.queues[Q], item, &v.control->abort);
   if (r == PushResult::overflow) raise_error(v, ErrorCode::queue_overflow, static_cast<int>(Q));
@@ -125,10 +143,8 @@ __device__ void push_item(const V& v, const typename V::Program::template type_a
 
 // Moves a task whose last dependency was just resolved from waiting storage to its queue.
 template <class V>
-__device__ void move_to_queue(const V& v, Dependency& dep, std::uint32_t slot, const Continuation* cont) {
+__device__ void move_to_queue(const V& v, std::uint32_t slot, const Continuation* cont) {
   using P = typename V::Program;
-  // The word's reset first: it travels while the item is read.
-  clear_slot(dep, slot);
   if (slot == kNoSlot) return;  // its reservation failed; the error is already raised
   // Items of up to 64 bytes are loaded together with the queue index (one memory round
   // trip, not two: the item's type is only known from the queue index); larger ones after
@@ -144,9 +160,8 @@ __device__ void move_to_queue(const V& v, Dependency& dep, std::uint32_t slot, c
     using Item = typename P::template type_at<Q>::Item;
     Item item;
     memcpy(&item, early ? static_cast<const void*>(bytes) : static_cast<const void*>(stored), sizeof(Item));
-    release_slot(v.wait_state, slot);
     atomic_ref<long long>(v.control->waiting).fetch_sub(1, cuda::std::memory_order_relaxed);
-    push_item<Q>(v, item, false, cont);
+    push_item<Q>(v, item, slot, cont);
   });
 }
 
@@ -154,7 +169,7 @@ template <class T, class V>
 __device__ void enqueue_task(const V& v, const typename T::Item& item, const Continuation* cont) {
   using P = typename V::Program;
   static_assert(P::template contains<T>, "enqueue<T>: T is not a task type of this program");
-  push_item<P::template queue_of<T>>(v, item, true, cont);
+  push_item<P::template queue_of<T>>(v, item, kNoSlot, cont);
 }
 
 // Creates a task of type T that starts after `predecessors` resolves of `dep`.
@@ -177,7 +192,10 @@ __device__ void enqueue_after_task(const V& v, Dependency& dep, int predecessors
   const bool owner = create_behind(
       dep, predecessors,
       [&]() -> std::uint32_t {
-        const std::uint32_t s = reserve_slot(v.wait_state, v.wait_capacity, reinterpret_cast<std::uint64_t>(&dep));
+        // The capacity counts tasks, not slots: some slots may still wait to be given back.
+        const std::uint32_t s = w > v.wait_capacity
+                                    ? kNoSlot
+                                    : reserve_slot(v.wait_state, v.wait_slots, reinterpret_cast<std::uint64_t>(&dep));
         if (s == kNoSlot) {
           raise_error(v, ErrorCode::waiting_overflow, static_cast<int>(q));
           return kNoSlot;
@@ -187,13 +205,13 @@ __device__ void enqueue_after_task(const V& v, Dependency& dep, int predecessors
         return s;
       },
       &slot);
-  if (owner) move_to_queue(v, dep, slot, cont);
+  if (owner) move_to_queue(v, slot, cont);
 }
 
 template <class V>
 __device__ void resolve_dependency(const V& v, Dependency& dep, const Continuation* cont) {
   std::uint32_t slot = kNoSlot;
-  if (resolve_counter(dep, &slot)) move_to_queue(v, dep, slot, cont);
+  if (resolve_counter(dep, &slot)) move_to_queue(v, slot, cont);
 }
 
 #endif  // __CUDACC__

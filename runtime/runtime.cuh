@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -66,9 +67,12 @@ class Runtime {
     counters_ = DeviceBuffer<QueueCounters>(kTypes);
     control_ = DeviceBuffer<RunControl>(1);
     phase_pending_ = DeviceBuffer<long long>(std::max<std::size_t>(kPhases, 1));
-    wait_state_ = DeviceBuffer<std::uint32_t>(options_.waiting_capacity);
-    wait_queue_ = DeviceBuffer<std::uint32_t>(options_.waiting_capacity);
-    wait_items_ = DeviceBuffer<unsigned char>(std::size_t{options_.waiting_capacity} * View::wait_stride);
+    if (options_.waiting_capacity > kNoSlot - waiting_slot_reserve(View::wait_stride))
+      throw std::invalid_argument(cat("RunOptions::waiting_capacity ", options_.waiting_capacity, " is too large"));
+    wait_slots_ = options_.waiting_capacity + waiting_slot_reserve(View::wait_stride);
+    wait_state_ = DeviceBuffer<std::uint32_t>(wait_slots_);
+    wait_queue_ = DeviceBuffer<std::uint32_t>(wait_slots_);
+    wait_items_ = DeviceBuffer<unsigned char>(std::size_t{wait_slots_} * View::wait_stride);
     wait_state_.fill_zero();
     workers_ = DeviceBuffer<long long>(2 * kTypes);
     if (options_.trace) {
@@ -163,6 +167,7 @@ class Runtime {
     v.wait_queue = wait_queue_.data();
     v.wait_items = wait_items_.data();
     v.wait_capacity = options_.waiting_capacity;
+    v.wait_slots = wait_slots_;
     v.trace = options_.trace ? trace_.data() : nullptr;
     v.trace_count = options_.trace ? trace_count_.data() : nullptr;
     v.trace_capacity = options_.trace ? options_.trace_capacity : 0;
@@ -309,6 +314,7 @@ class Runtime {
   DeviceBuffer<QueueCounters> counters_;
   DeviceBuffer<RunControl> control_;
   DeviceBuffer<long long> phase_pending_;
+  std::uint32_t wait_slots_ = 0;
   DeviceBuffer<std::uint32_t> wait_state_;
   DeviceBuffer<std::uint32_t> wait_queue_;
   DeviceBuffer<unsigned char> wait_items_;

@@ -49,25 +49,23 @@ __device__ TaskBarrier<Threads> task_barrier(unsigned group) {
   return barrier;
 }
 
-// All threads of a block of BlockThreads threads: groups of T::threads threads run one
-// task each of items[0 .. count). Each task gets its own barrier (lane mask below a
-// warp, __syncwarp for a warp, named barrier 1 + group for several warps, the block's
-// barrier when it fills the block), its own shared memory (task_shared + group ×
-// align16(T::shared_bytes)) and a context with the continuation slot `cont` (may be
-// null). With Trace, rank 0 of each task writes {queue, SM, start, end}.
+// The threads of thread group `group` (T::threads threads) of a block of BlockThreads
+// threads: run one task of queue Q. It gets its own barrier (lane mask below a warp,
+// __syncwarp for a warp, named barrier 1 + group for several warps, the block's barrier
+// when it fills the block), its own shared memory (task_shared + group ×
+// align16(T::shared_bytes)) and a context with the continuation slots `cont` (may be
+// null). With Trace, rank 0 writes {queue, SM, start, end}.
 template <std::size_t Q, bool Trace, int BlockThreads, class V>
-__device__ void execute_batch(const V& v, const ItemOf<Q, V>* items, unsigned count, unsigned char* task_shared,
-                              bool aborted, const Continuation* cont) {
+__device__ void execute_task(const V& v, const ItemOf<Q, V>& item, unsigned group, unsigned char* task_shared,
+                             const Continuation* cont) {
   using P = typename V::Program;
   using T = typename P::template type_at<Q>;
-  const unsigned group = threadIdx.x / T::threads;
-  if (group >= count || aborted) return;
   TaskContext<V, T> ctx(v, static_cast<int>(threadIdx.x % T::threads),
                         task_shared + group * align16(static_cast<std::size_t>(T::shared_bytes)),
                         task_barrier<T::threads, BlockThreads>(group), cont);
   unsigned long long start = 0;
   if constexpr (Trace) start = global_time_ns();
-  T::execute(items[group], ctx);
+  T::execute(item, ctx);
   if constexpr (Trace) {
     ctx.sync();
     if (ctx.rank() == 0) {
@@ -75,6 +73,17 @@ __device__ void execute_batch(const V& v, const ItemOf<Q, V>* items, unsigned co
       if (k < v.trace_capacity) v.trace[k] = TraceRecord{static_cast<std::uint32_t>(Q), sm_id(), start, global_time_ns()};
     }
   }
+}
+
+// All threads of a block of BlockThreads threads: groups of T::threads threads run one
+// task each of items[0 .. count) (execute_task).
+template <std::size_t Q, bool Trace, int BlockThreads, class V>
+__device__ void execute_batch(const V& v, const ItemOf<Q, V>* items, unsigned count, unsigned char* task_shared,
+                              bool aborted, const Continuation* cont) {
+  using T = typename V::Program::template type_at<Q>;
+  const unsigned group = threadIdx.x / T::threads;
+  if (group >= count || aborted) return;
+  execute_task<Q, Trace, BlockThreads>(v, items[group], group, task_shared, cont);
 }
 
 // Thread 0, after the batch's closing barrier: count n finished tasks of queue Q.

@@ -157,10 +157,32 @@ template <class P>
 struct TaskSlot {
   int full;
   int queue;
+  std::uint32_t wait_slot;
   alignas(16) unsigned char item[P::max_item_bytes];
 
-  __device__ SlotRef ref() { return SlotRef{&full, &queue, item}; }
+  __device__ SlotRef ref() { return SlotRef{&full, &queue, item, &wait_slot}; }
 };
+
+// Waiting-storage slots whose tasks the block has taken over (from its continuation
+// slots) but not yet given back. Giving a slot back must follow the read of its item
+// in a release, and a device-scope fence costs about as much as the rest of a dependency
+// hop: the block gives its slots back after one fence, at the end of a batch or chain,
+// or when the list is full. The storage has room for the slots so kept
+// (waiting_slot_reserve in runtime/device_view.cuh; DeviceView::freed_per_block each).
+inline constexpr unsigned kMaxFreedSlots = 32;
+struct FreedSlots {
+  unsigned count;
+  std::uint32_t slot[kMaxFreedSlots];
+};
+
+// Thread 0, after a device-scope release fence that follows the reads of the listed
+// slots' items (in program order or through a block barrier).
+template <class V>
+__device__ void release_freed_slots(const V& v, FreedSlots& freed) {
+  for (unsigned i = 0; i < freed.count; ++i)
+    atomic_ref<std::uint32_t>(v.wait_state[freed.slot[i]]).store(0u, cuda::std::memory_order_relaxed);
+  freed.count = 0;
+}
 
 // The block's two slots (see Continuation in runtime/device_view.cuh), and what the block
 // has not yet applied to the run-wide counters: its finished tasks per queue, and its
@@ -174,8 +196,26 @@ struct LocalSlot {
   TaskSlot<P> held;
   unsigned owed[P::type_count];
   int active_delta;
-  unsigned streak;  // batches since the counts were last applied
+  unsigned streak;   // batches since the counts were last applied
+  FreedSlots freed;  // waiting-storage slots not yet given back
+  int go;            // continue_chain: thread 0's decision for the task's threads
 };
+
+// Thread 0, taking over a task from a continuation slot: its waiting-storage slot (if it
+// came from there) goes on the block's list; a full list is given back first.
+template <class V>
+__device__ void give_back_later(const V& v, LocalSlot<typename V::Program>& local, std::uint32_t wait_slot) {
+  if (wait_slot == kNoSlot) return;
+  if (v.freed_per_block == 0) {
+    release_slot(v.wait_state, wait_slot);
+    return;
+  }
+  if (local.freed.count == v.freed_per_block) {
+    cuda::atomic_thread_fence(cuda::std::memory_order_release, cuda::thread_scope_device);
+    release_freed_slots(v, local.freed);
+  }
+  local.freed.slot[local.freed.count++] = wait_slot;
+}
 
 // A held task of another phase may be kept only where the block that retires a phase's
 // last batch can tell that nothing else can still happen in it: programs with several
@@ -241,6 +281,7 @@ __device__ void finish_batch(const V& v, int queue, unsigned n, LocalSlot<typena
 
   local.streak = 0;
   cuda::atomic_thread_fence(cuda::std::memory_order_release, cuda::thread_scope_device);
+  release_freed_slots(v, local.freed);
   // Everything owed is of this batch's phase (or phaseless): only its queues can have
   // counts (a program of many phases would otherwise pay a loop over all its queues).
   constexpr auto phase_begin = P::phase_begin;
@@ -267,9 +308,11 @@ __device__ void finish_batch(const V& v, int queue, unsigned n, LocalSlot<typena
   if (!local.held.full) return;
   if (switched) {
     local.next.queue = local.held.queue;
+    local.next.wait_slot = local.held.wait_slot;
     memcpy(local.next.item, local.held.item, sizeof local.held.item);
     local.next.full = 1;
   } else {
+    give_back_later(v, local, local.held.wait_slot);
     dispatch_queue<P>(local.held.queue, [&]<std::size_t R>() {
       using Item = typename P::template type_at<R>::Item;
       const PushResult r = queue_push(v.queues[R], *reinterpret_cast<const Item*>(local.held.item), &v.control->abort);
@@ -279,10 +322,48 @@ __device__ void finish_batch(const V& v, int queue, unsigned n, LocalSlot<typena
   local.held.full = 0;
 }
 
-// All threads: stage the claimed items in shared memory and execute them (thread 0
-// accounts for them afterwards, in finish_batch).
+// Thread 0, after the n-th task of a chain (see continue_chain): takes the task in the
+// `next` slot into items[0] when it is of queue Q. The abort flag is polled every 64th
+// task, progress reported every 64th.
+template <std::size_t Q, class V>
+__device__ bool take_next(const V& v, typename V::Program::template type_at<Q>::Item* items, unsigned n,
+                          LocalSlot<typename V::Program>& local) {
+  using Item = typename V::Program::template type_at<Q>::Item;
+  if (!local.next.full || local.next.queue != static_cast<int>(Q) || ((n & 63) == 0 && aborted(v))) return false;
+  items[0] = *reinterpret_cast<const Item*>(local.next.item);
+  local.next.full = 0;
+  give_back_later(v, local, local.next.wait_slot);
+  if ((++local.streak & 63) == 0)
+    atomic_ref<unsigned long long>(v.control->last_progress_ns).store(global_time_ns(), cuda::std::memory_order_relaxed);
+  return true;
+}
+
+// The threads of a batch's only task, after its n-th task: true when the task it left in
+// the block's `next` slot is of the same queue — the same type, so the same threads,
+// barrier and shared memory — and runs now, from items[0], without the scheduler's loop
+// (no block barrier, no claim, no staging). A chain of dependent tasks of one type (a
+// dependency chain, successive sub-graphs of a triangular solve) runs this way; its
+// counts stay owed as in any continuation chain (finish_batch).
+template <std::size_t Q, class V>
+__device__ bool continue_chain(const V& v, typename V::Program::template type_at<Q>::Item* items, unsigned n,
+                               LocalSlot<typename V::Program>& local) {
+  using P = typename V::Program;
+  using T = typename P::template type_at<Q>;
+  if constexpr (T::threads == 1) {
+    return take_next<Q>(v, items, n, local);  // thread 0 is the task
+  } else {
+    const auto barrier = sched::task_barrier<T::threads, Config<P>::block_threads>(0);
+    barrier.sync();  // what the task left in the slot is seen by all of its threads
+    if (threadIdx.x == 0) local.go = take_next<Q>(v, items, n, local);
+    barrier.sync();  // every thread has the decision and the item
+    return local.go != 0;
+  }
+}
+
+// All threads: stage the claimed items in shared memory and execute them. Returns (to
+// thread 0, which accounts for them afterwards in finish_batch) the tasks run.
 template <std::size_t Q, bool Trace, class V>
-__device__ void run_batch(const V& v, Claim& claim, unsigned char* smem, LocalSlot<typename V::Program>& local) {
+__device__ unsigned run_batch(const V& v, Claim& claim, unsigned char* smem, LocalSlot<typename V::Program>& local) {
   using P = typename V::Program;
   using C = Config<P>;
   using T = typename P::template type_at<Q>;
@@ -294,6 +375,7 @@ __device__ void run_batch(const V& v, Claim& claim, unsigned char* smem, LocalSl
     if (threadIdx.x == 0) {
       items[0] = *reinterpret_cast<const Item*>(local.next.item);
       local.next.full = 0;  // free again for the tasks of this batch
+      give_back_later(v, local, local.next.wait_slot);
     }
   } else {
     block_barrier();
@@ -307,9 +389,20 @@ __device__ void run_batch(const V& v, Claim& claim, unsigned char* smem, LocalSl
   const bool hold = holds_any_phase<P> && claim.count == 1;
   const Continuation cont{local.next.ref(), hold ? local.held.ref() : SlotRef{}, &local.active_delta,
                           P::phase_of_queue[Q]};
-  sched::execute_batch<Q, Trace, C::block_threads>(v, items, claim.count, smem + C::stage_bytes, s_aborted != 0,
-                                                   &cont);
+  // One call site for the task's code, which the kernel holds once per queue.
+  const unsigned group = threadIdx.x / T::threads;
+  unsigned ran = claim.count;
+  if (group < claim.count && s_aborted == 0) {
+    for (unsigned n = 1;; ++n) {
+      sched::execute_task<Q, Trace, C::block_threads>(v, items[group], group, smem + C::stage_bytes, &cont);
+      if (claim.count != 1 || !continue_chain<Q>(v, items, n, local)) {
+        ran = claim.count + n - 1;
+        break;
+      }
+    }
+  }
   block_barrier();
+  return ran;
 }
 
 template <class V, bool Trace>
@@ -325,6 +418,7 @@ __global__ void __launch_bounds__(Config<typename V::Program>::block_threads, Co
     for (std::size_t q = 0; q < P::type_count; ++q) local.owed[q] = 0;
     local.active_delta = 0;
     local.streak = 0;
+    local.freed.count = 0;
     atomic_ref<int>(v.control->live_blocks).fetch_add(1);
     atomic_ref<unsigned long long>(v.control->last_progress_ns).fetch_max(global_time_ns());
   }
@@ -349,12 +443,18 @@ __global__ void __launch_bounds__(Config<typename V::Program>::block_threads, Co
     block_barrier();
     if (claim.exit) break;
     if (claim.count > 0) {
-      dispatch_queue<P>(claim.queue, [&]<std::size_t Q>() { run_batch<Q, Trace>(v, claim, smem, local); });
-      if (threadIdx.x == 0) finish_batch(v, claim.queue, claim.count, local);
+      unsigned ran = 0;
+      dispatch_queue<P>(claim.queue, [&]<std::size_t Q>() { ran = run_batch<Q, Trace>(v, claim, smem, local); });
+      if (threadIdx.x == 0) finish_batch(v, claim.queue, ran, local);
     }
     block_barrier();
   }
-  if (threadIdx.x == 0) atomic_ref<int>(v.control->live_blocks).fetch_sub(1);
+  if (threadIdx.x == 0) {
+    // An aborted run may leave here in a chain of continuations, with slots still listed.
+    cuda::atomic_thread_fence(cuda::std::memory_order_release, cuda::thread_scope_device);
+    release_freed_slots(v, local.freed);
+    atomic_ref<int>(v.control->live_blocks).fetch_sub(1);
+  }
 }
 
 template <class R>
@@ -375,6 +475,7 @@ RunStats run(R& rt, cudaStream_t stream) {
   APIARY_CUDA_CHECK(cudaGetDevice(&device));
   APIARY_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   const int blocks = per_sm * sms;  // all resident at once: blocks may wait on each other
+  v.freed_per_block = std::min<std::uint32_t>(kMaxFreedSlots, (v.wait_slots - v.wait_capacity) / blocks);
 
   EventTimer timer;
   timer.start(stream);

@@ -1,5 +1,6 @@
-// Individual dependencies: chains, diamonds, wide fan-in, resolves that come before
-// the task exists, tasks left waiting, waiting-storage overflow.
+// Individual dependencies: chains, self-extending chains of several worker sizes,
+// diamonds, wide fan-in, resolves that come before the task exists, tasks left waiting,
+// waiting-storage overflow.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -64,6 +65,71 @@ TEST_P(Dependencies, ChainRunsInOrder) {
   EXPECT_EQ(violations.to_host()[0], 0u);
   EXPECT_EQ(s.types[ChainProgram::queue_of<Link>].executed, static_cast<std::uint64_t>(n));
   for (const Dependency& d : deps.to_host()) ASSERT_EQ(d.word, 0u);
+}
+
+// ---- chains of tasks of 1, 64 and 256 threads that create their own successor --------
+// Step<W> k creates Step<W> k+1 behind a dependency and resolves it itself, so exactly one
+// task waits at a time; under the megakernel the successor runs in the same block as a
+// continuation of the same type (run without the scheduler's loop), and the waiting
+// slots are given back in batches. Every task checks its order and its shared memory.
+template <int W>
+struct Step {
+  using Item = int;
+  static constexpr int threads = W;
+  static constexpr int shared_bytes = W * sizeof(int);
+  static constexpr int lane = W == 1 ? 0 : W == 64 ? 1 : 2;  // this chain's part of the env arrays
+  template <class Ctx>
+  __device__ static void execute(const Item& k, Ctx& ctx) {
+    const DepEnv& e = ctx.env();
+    int* scratch = ctx.template shared_as<int>();
+    scratch[ctx.rank()] = k + ctx.rank();
+    ctx.sync();
+    if (ctx.rank() == 0) {
+      long long sum = 0;
+      for (int r = 0; r < W; ++r) sum += scratch[r];
+      const bool ordered = atomicAdd(&e.counter[lane], 0u) == static_cast<unsigned>(k);
+      if (!ordered || sum != static_cast<long long>(W) * k + W * (W - 1) / 2) atomicAdd(e.violations, 1u);
+      atomicAdd(&e.counter[lane], 1u);
+      if (k + 1 < e.n) {
+        Dependency& next = e.deps[lane * e.n + k + 1];
+        ctx.template enqueue_after<Step>(next, 1, k + 1);
+        ctx.resolve(next);
+      }
+    }
+    ctx.sync();  // the shared memory is read before the next task of this group writes it
+  }
+};
+using StepProgram = Program<Phaseless<Step<1>, Step<64>, Step<256>>>;
+
+// One chain of Step<W> (the program holds all three sizes, so the block has 256 threads).
+template <int W>
+void run_self_extending_chain(Scheduler scheduler) {
+  const int n = apiary::testing::scaled(3000);
+  constexpr int lane = Step<W>::lane;
+  auto deps = make_dependencies(3 * n);
+  DeviceBuffer<unsigned> counter(3), violations(1);
+  counter.fill_zero();
+  violations.fill_zero();
+  RunOptions opt;
+  opt.waiting_capacity = 1;  // one task waits at a time: a slot given back late must not count as taken
+  Runtime<StepProgram, DepEnv> rt(opt, DepEnv{deps.data(), n, counter.data(), violations.data(), nullptr});
+  rt.seed<Step<W>>(0);
+  const RunStats s = rt.run(scheduler);
+  EXPECT_EQ(counter.to_host()[lane], static_cast<unsigned>(n));
+  EXPECT_EQ(violations.to_host()[0], 0u);
+  EXPECT_EQ(s.types[StepProgram::queue_of<Step<W>>].executed, static_cast<std::uint64_t>(n));
+  EXPECT_EQ(s.peak_waiting, 1u);
+  for (const Dependency& d : deps.to_host()) ASSERT_EQ(d.word, 0u);
+}
+
+TEST_P(Dependencies, SelfExtendingChainOfOneThreadTasksNeedsOneWaitingSlot) {
+  run_self_extending_chain<1>(GetParam());
+}
+TEST_P(Dependencies, SelfExtendingChainOf64ThreadTasksNeedsOneWaitingSlot) {
+  run_self_extending_chain<64>(GetParam());
+}
+TEST_P(Dependencies, SelfExtendingChainOfBlockWideTasksNeedsOneWaitingSlot) {
+  run_self_extending_chain<256>(GetParam());
 }
 
 // ---- diamonds: Top -> Left, Right -> Bottom (behind 2) -----------------------------
