@@ -391,14 +391,21 @@ __device__ unsigned run_batch(const V& v, Claim& claim, unsigned char* smem, Loc
                           P::phase_of_queue[Q]};
   sched::execute_batch<Q, Trace, C::block_threads>(v, items, claim.count, smem + C::stage_bytes, s_aborted != 0,
                                                    &cont);
-  // A batch of one task goes on with the continuations of its type (continue_chain). A
-  // second copy of the task's code rather than a loop around the first: measured on an
-  // H100, the loop made the phase switch 7% and trivial tasks 9% slower, and the hop 6%.
+  // A batch of one task of at most a warp goes on with the continuations of its type
+  // (continue_chain). A second copy of the task's code rather than a loop around the
+  // first: measured on an H100, the loop made the phase switch 7% and trivial tasks 9%
+  // slower, and the hop 6%. Not for larger tasks: their second copy costs registers (a
+  // Jacobi megakernel of 256-thread tasks went from 80 to 88) and their chain check two
+  // barriers of many warps; with chains for every size, the generic eleven_types program
+  // took 1.005 ms with phases and 0.809 ms with dependencies, with warp-sized ones 0.899
+  // and 0.776 ms (0.878 and 0.761 ms before chains).
   unsigned ran = claim.count;
-  if (claim.count == 1 && s_aborted == 0 && threadIdx.x < T::threads) {
-    while (continue_chain<Q>(v, items, ran, local)) {
-      ++ran;
-      sched::execute_task<Q, Trace, C::block_threads>(v, items[0], 0, smem + C::stage_bytes, &cont);
+  if constexpr (T::threads <= 32) {
+    if (claim.count == 1 && s_aborted == 0 && threadIdx.x < T::threads) {
+      while (continue_chain<Q>(v, items, ran, local)) {
+        ++ran;
+        sched::execute_task<Q, Trace, C::block_threads>(v, items[0], 0, smem + C::stage_bytes, &cont);
+      }
     }
   }
   block_barrier();
