@@ -7,7 +7,7 @@ namespace apiary {
 
 struct RunOptions {
   std::uint32_t queue_capacity = 1u << 20;   // per task type; rounded up to a power of two
-  std::uint32_t waiting_capacity = 1u << 16; // slots of waiting storage
+  std::uint32_t waiting_capacity = 1u << 16; // tasks that may wait behind dependencies at once
   bool cyclic = false;                       // after the last phase the first runs again
   bool trace = false;                        // record every task (type, SM, start, end)
   std::uint32_t trace_capacity = 1u << 22;   // records kept when tracing

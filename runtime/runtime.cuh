@@ -203,7 +203,7 @@ class Runtime {
                                 names.at(control.error_queue), ">)"));
       case ErrorCode::waiting_overflow:
         throw OverflowError(cat("waiting storage overflowed its capacity of ", options_.waiting_capacity,
-                                " slots while creating a task of type ", names.at(control.error_queue),
+                                " tasks while creating a task of type ", names.at(control.error_queue),
                                 ": raise RunOptions::waiting_capacity"));
       case ErrorCode::watchdog: throw WatchdogError(watchdog_message(*report_.host(), false));
       case ErrorCode::phase_order:

@@ -22,7 +22,7 @@ std::string format_stats(const RunStats& s) {
     out += fmt::format("  {:<24} {:>6} {:>8} {:>12} {:>12} {:>12}\n", t.name,
                        t.phase < 0 ? std::string("-") : std::to_string(t.phase), t.threads, t.executed, t.peak_fill,
                        t.capacity);
-  out += fmt::format("  waiting storage: peak {} of {} slots\n", s.peak_waiting, s.waiting_capacity);
+  out += fmt::format("  waiting storage: peak {} of {} tasks\n", s.peak_waiting, s.waiting_capacity);
   return out;
 }
 
