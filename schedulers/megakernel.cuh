@@ -341,9 +341,9 @@ __device__ bool take_next(const V& v, typename V::Program::template type_at<Q>::
 // The threads of a batch's only task, after its n-th task: true when the task it left in
 // the block's `next` slot is of the same queue — the same type, so the same threads,
 // barrier and shared memory — and runs now, from items[0], without the scheduler's loop
-// (no block barrier, no claim, no staging). A chain of dependent tasks of one type (a
-// dependency chain, successive sub-graphs of a triangular solve) runs this way; its
-// counts stay owed as in any continuation chain (finish_batch).
+// (no block barrier, no claim, no staging). A chain of dependent tasks of one type runs
+// this way; its counts stay owed as in any continuation chain (finish_batch). Called
+// only for tasks of at most a warp (run_batch).
 template <std::size_t Q, class V>
 __device__ bool continue_chain(const V& v, typename V::Program::template type_at<Q>::Item* items, unsigned n,
                                LocalSlot<typename V::Program>& local) {
