@@ -4,6 +4,7 @@
 #   test_bench_run.sh bad-set    an unknown --set is refused with exit 2
 #   test_bench_run.sh bad-only   an unknown --only benchmark is refused with exit 2
 #   test_bench_run.sh summary    summarize.py on committed results reproduces their figures
+#   test_bench_run.sh commit     the commit a results folder names (scripts/tree-commit.sh)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 case ${1:-} in
@@ -46,5 +47,15 @@ JSON
     grep -q "^Written in 2 parts:" "$dir/summary.md" &&
       grep -q '^- sptrsv, rcm: commit bbbbbbb; 2026-11-24T10:20:00; command `bench/run --set full --only sptrsv,rcm`$' "$dir/summary.md" ||
       { head -12 "$dir/summary.md"; exit 1; } ;;
-  *) echo "usage: $0 no-gpu|bad-set|bad-only|summary"; exit 2 ;;
+  commit)
+    dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
+    git -C "$dir" init -q && echo a >"$dir/f" && git -C "$dir" add f &&
+      git -C "$dir" -c user.name=t -c user.email=t@t commit -qm one || exit 1
+    head=$(git -C "$dir" rev-parse --short HEAD)
+    got=$(APIARY_COMMIT= "$root/scripts/tree-commit.sh" "$dir"); [[ $got == "$head" ]] || { echo "clean: $got"; exit 1; }
+    echo b >"$dir/f"
+    got=$(APIARY_COMMIT= "$root/scripts/tree-commit.sh" "$dir"); [[ $got == "$head+modified" ]] || { echo "modified: $got"; exit 1; }
+    got=$(APIARY_COMMIT=abc1234 "$root/scripts/tree-commit.sh" "$dir"); [[ $got == abc1234 ]] || { echo "override: $got"; exit 1; }
+    got=$(APIARY_COMMIT= "$root/scripts/tree-commit.sh" "$dir/../no-such-dir-$$"); [[ $got == unknown ]] || { echo "no git: $got"; exit 1; } ;;
+  *) echo "usage: $0 no-gpu|bad-set|bad-only|summary|commit"; exit 2 ;;
 esac
