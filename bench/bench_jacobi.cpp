@@ -7,6 +7,10 @@
 //
 //   bench_jacobi                         # 10^4 .. 10^7 non-zeros, 200 iterations
 //   bench_jacobi --nnz 1e5,1e6 --iterations 500 --schedulers all --json jacobi.json
+//   bench_jacobi --nnz 1e6 --nnz-budget 512,2048,8192 --variants autonomous   # a budget sweep
+//
+// Every budget is a partition of its own: the baselines run on it too, and the ratios
+// compare variants on the same partition.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -53,6 +57,8 @@ double copy_bandwidth() {
 struct Row {
   std::string matrix;
   std::size_t nnz = 0;
+  int nnz_budget = 0;
+  std::size_t chunks = 0;
   std::string variant;
   std::string scheduler;
   double ms_per_iteration = 0;  // median over the solves
@@ -71,11 +77,21 @@ int main(int argc, char** argv) {
   int iterations = 200;
   int reps = 3;
   std::string scheduler_text = "megakernel";
+  std::vector<int> budgets{jacobi::PartitionOptions{}.nnz_budget};
+  std::vector<std::string> variant_names;
+  int blocks_per_sm = 0;
   std::string json_path;
   app.add_option("--nnz", nnz_targets, "approximate non-zeros of each matrix (dd:N:11:27)")->delimiter(',');
   app.add_option("--iterations", iterations, "iterations per solve (tolerance 0)")->check(CLI::PositiveNumber);
   app.add_option("--reps", reps, "timed solves per variant (median)")->check(CLI::PositiveNumber);
   app.add_option("--schedulers", scheduler_text, "megakernel, timesliced, controller or all");
+  app.add_option("--nnz-budget", budgets, "most entries of A per task; a list runs each as its own partition")
+      ->delimiter(',')
+      ->check(CLI::Range(2, 1 << 30));
+  app.add_option("--variants", variant_names, "task variants to run (default all); kernels and graph always run")
+      ->delimiter(',');
+  app.add_option("--blocks-per-sm", blocks_per_sm, "megakernel blocks per SM (0: as many as fit)")
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--json", json_path, "also write the rows as JSON");
   CLI11_PARSE(app, argc, argv);
 
@@ -91,13 +107,20 @@ int main(int argc, char** argv) {
       schedulers = {*s};
     else
       throw std::invalid_argument("unknown scheduler '" + scheduler_text + "'");
+    std::vector<Variant> variants;
+    for (Variant v : jacobi::kAllVariants) {
+      const bool named = std::find(variant_names.begin(), variant_names.end(), to_string(v)) != variant_names.end();
+      if (!jacobi::uses_scheduler(v) || variant_names.empty() || named) variants.push_back(v);
+    }
+    for (const std::string& name : variant_names)
+      if (!jacobi::parse_variant(name)) throw std::invalid_argument("unknown variant '" + name + "'");
 
     fmt::print("device   {}\n", describe(query_device()));
     const double bandwidth = copy_bandwidth();
     fmt::print("copy     {:.0f} GB/s device to device (read + write)\n", bandwidth / 1e9);
     fmt::print("{} iterations per solve, median of {} solves\n\n", iterations, reps);
-    fmt::print("{:<22} {:>10} {:<14} {:<11} {:>10} {:>8} {:>10} {:>9} {:>9}\n", "matrix", "nnz", "variant", "scheduler",
-               "us/iter", "GB/s", "vs kernels", "vs graph", "of bound");
+    fmt::print("{:<22} {:>10} {:>6} {:>7} {:<14} {:<11} {:>10} {:>8} {:>10} {:>9} {:>9}\n", "matrix", "nnz", "budget",
+               "tasks", "variant", "scheduler", "us/iter", "GB/s", "vs kernels", "vs graph", "of bound");
 
     std::vector<Row> rows;
     for (double target : nnz_targets) {
@@ -106,50 +129,56 @@ int main(int argc, char** argv) {
       const std::string spec = fmt::format("dd:{}:11:27", n);
       const sparse::Csr<double> a = sparse::generate<double>(spec);
       const std::vector<double> b = jacobi::make_rhs(jacobi::Rhs::random, a.rows);
-      jacobi::JacobiOptions o;
-      o.tolerance = 0;
-      o.max_iterations = iterations;
-      jacobi::JacobiSolver solver(a, b, o);
-      const double bytes = jacobi::bytes_per_iteration(solver.problem());
-      const double bound_ms = bytes / bandwidth * 1e3;
+      for (int budget : budgets) {
+        jacobi::JacobiOptions o;
+        o.tolerance = 0;
+        o.max_iterations = iterations;
+        o.partition.nnz_budget = budget;
+        o.run.blocks_per_sm = blocks_per_sm;
+        jacobi::JacobiSolver solver(a, b, o);
+        const double bytes = jacobi::bytes_per_iteration(solver.problem());
+        const double bound_ms = bytes / bandwidth * 1e3;
 
-      std::vector<Row> here;
-      double kernels_ms = 0, graph_ms = 0;
-      for (Variant v : jacobi::kAllVariants) {
-        const std::vector<Scheduler> for_variant =
-            jacobi::uses_scheduler(v) ? schedulers : std::vector<Scheduler>{Scheduler::megakernel};
-        for (Scheduler s : for_variant) {
-          std::vector<double> times;
-          for (int rep = 0; rep <= reps; ++rep) {
-            const jacobi::JacobiRun run = solver.solve(v, s);
-            if (run.iterations != iterations) throw std::runtime_error("a solve stopped early");
-            if (rep > 0) times.push_back(run.milliseconds / run.iterations);
+        std::vector<Row> here;
+        double kernels_ms = 0, graph_ms = 0;
+        for (Variant v : variants) {
+          const std::vector<Scheduler> for_variant =
+              jacobi::uses_scheduler(v) ? schedulers : std::vector<Scheduler>{Scheduler::megakernel};
+          for (Scheduler s : for_variant) {
+            std::vector<double> times;
+            for (int rep = 0; rep <= reps; ++rep) {
+              const jacobi::JacobiRun run = solver.solve(v, s);
+              if (run.iterations != iterations) throw std::runtime_error("a solve stopped early");
+              if (rep > 0) times.push_back(run.milliseconds / run.iterations);
+            }
+            std::sort(times.begin(), times.end());
+            Row r;
+            r.matrix = spec;
+            r.nnz = a.nnz();
+            r.nnz_budget = budget;
+            r.chunks = solver.partition().chunks.size();
+            r.variant = std::string(to_string(v));
+            r.scheduler = jacobi::uses_scheduler(v) ? std::string(to_string(s)) : "-";
+            r.ms_per_iteration = times[times.size() / 2];
+            r.min_ms = times.front();
+            r.max_ms = times.back();
+            r.gb_per_s = bytes / (r.ms_per_iteration * 1e-3) / 1e9;
+            r.of_bound = bound_ms / r.ms_per_iteration;
+            if (v == Variant::kernels) kernels_ms = r.ms_per_iteration;
+            if (v == Variant::graph) graph_ms = r.ms_per_iteration;
+            here.push_back(r);
           }
-          std::sort(times.begin(), times.end());
-          Row r;
-          r.matrix = spec;
-          r.nnz = a.nnz();
-          r.variant = std::string(to_string(v));
-          r.scheduler = jacobi::uses_scheduler(v) ? std::string(to_string(s)) : "-";
-          r.ms_per_iteration = times[times.size() / 2];
-          r.min_ms = times.front();
-          r.max_ms = times.back();
-          r.gb_per_s = bytes / (r.ms_per_iteration * 1e-3) / 1e9;
-          r.of_bound = bound_ms / r.ms_per_iteration;
-          if (v == Variant::kernels) kernels_ms = r.ms_per_iteration;
-          if (v == Variant::graph) graph_ms = r.ms_per_iteration;
-          here.push_back(r);
         }
+        for (Row& r : here) {
+          r.vs_kernels = kernels_ms / r.ms_per_iteration;
+          r.vs_graph = graph_ms / r.ms_per_iteration;
+          fmt::print("{:<22} {:>10} {:>6} {:>7} {:<14} {:<11} {:>10.2f} {:>8.1f} {:>9.2f}x {:>8.2f}x {:>8.0f}%\n",
+                     r.matrix, r.nnz, r.nnz_budget, r.chunks, r.variant, r.scheduler, r.ms_per_iteration * 1e3,
+                     r.gb_per_s, r.vs_kernels, r.vs_graph, 100 * r.of_bound);
+          rows.push_back(r);
+        }
+        std::fflush(stdout);
       }
-      for (Row& r : here) {
-        r.vs_kernels = kernels_ms / r.ms_per_iteration;
-        r.vs_graph = graph_ms / r.ms_per_iteration;
-        fmt::print("{:<22} {:>10} {:<14} {:<11} {:>10.2f} {:>8.1f} {:>9.2f}x {:>8.2f}x {:>8.0f}%\n", r.matrix, r.nnz,
-                   r.variant, r.scheduler, r.ms_per_iteration * 1e3, r.gb_per_s, r.vs_kernels, r.vs_graph,
-                   100 * r.of_bound);
-        rows.push_back(r);
-      }
-      std::fflush(stdout);
     }
     fmt::print(
         "\nvs kernels / vs graph: the baseline's time per iteration over this one's (above 1: faster); "
@@ -160,6 +189,8 @@ int main(int argc, char** argv) {
       for (const Row& r : rows)
         out.push_back({{"matrix", r.matrix},
                        {"nnz", r.nnz},
+                       {"nnz_budget", r.nnz_budget},
+                       {"tasks", r.chunks},
                        {"variant", r.variant},
                        {"scheduler", r.scheduler},
                        {"ms_per_iteration", r.ms_per_iteration},
@@ -170,7 +201,7 @@ int main(int argc, char** argv) {
                        {"vs_graph", r.vs_graph},
                        {"fraction_of_bound", r.of_bound}});
       std::ofstream(json_path)
-          << nlohmann::json{{"copy_bandwidth", bandwidth}, {"iterations", iterations}, {"rows", out}}.dump(2) << '\n';
+          << nlohmann::json{{"copy_bandwidth", bandwidth}, {"iterations", iterations}, {"blocks_per_sm", blocks_per_sm}, {"rows", out}}.dump(2) << '\n';
     }
   } catch (const std::exception& e) {
     fmt::print(stderr, "bench_jacobi: {}\n", e.what());
