@@ -106,6 +106,48 @@ __device__ bool aborted(const V& v) {
   return atomic_ref<int>(v.control->abort).load(cuda::std::memory_order_relaxed) != 0;
 }
 
+__device__ inline unsigned lane_id() {
+  unsigned lane;
+  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+  return lane;
+}
+
+// The threads of a warp that push into queue Q together (a task that enqueues a task per
+// thread, or a loop of them) share the run-wide updates: one leader raises `active` and
+// the phase's pending count for all of them and reserves their positions with one
+// atomic, each thread publishes its own item, and the leader makes them claimable with
+// one more. Per item that would be four RMWs on the same few words from every thread.
+// `new_task` is false for a task that was counted in its phase when it was created.
+template <std::size_t Q, class V>
+__device__ void push_to_queue(const V& v, const typename V::Program::template type_at<Q>::Item& item, bool new_task) {
+  using u64 = unsigned long long;
+  constexpr int phase = V::Program::phase_of_queue[Q];
+  const QueueView& q = v.queues[Q];
+  const unsigned group = __activemask();
+  const unsigned lane = lane_id();
+  const int leader = __ffs(group) - 1;
+  const unsigned rank = __popc(group & ((1u << lane) - 1u));
+  const unsigned n = __popc(group);
+  const unsigned fresh = __popc(__ballot_sync(group, new_task));
+  u64 base = 0;
+  if (static_cast<int>(lane) == leader) {
+    // Count first: a consumer could run and retire a task before the counters rose.
+    // Relaxed is enough: the task's own decrement comes later in these counters'
+    // modification order (the barrier below and the item's release order it first).
+    if constexpr (phase >= 0) {
+      if (fresh > 0) atomic_ref<long long>(v.phase_pending[phase]).fetch_add(fresh, cuda::std::memory_order_relaxed);
+    }
+    atomic_ref<long long>(v.control->active).fetch_add(n, cuda::std::memory_order_relaxed);
+    base = atomic_ref<u64>(q.counters->tail).fetch_add(n, cuda::std::memory_order_relaxed);
+  }
+  __syncwarp(group);
+  const u64 pos = __shfl_sync(group, base, leader) + rank;
+  const PushResult r = queue_publish(q, pos, item, &v.control->abort);
+  const unsigned published = __popc(__ballot_sync(group, r == PushResult::ok));
+  if (static_cast<int>(lane) == leader && published > 0) queue_made_ready(q, published, base + n);
+  if (r == PushResult::overflow) raise_error(v, ErrorCode::queue_overflow, static_cast<int>(Q));
+}
+
 // Puts an item into queue Q (or the block's continuation slot). `wait_slot` is kNoSlot
 // for a new task; for a task that moves from waiting storage (counted in its phase when
 // it was created) it is the slot its item was read from. That slot is given back here
@@ -118,15 +160,14 @@ __device__ void push_item(const V& v, const typename V::Program::template type_a
   using P = typename V::Program;
   using Item = typename P::template type_at<Q>::Item;
   constexpr int phase = P::phase_of_queue[Q];
-  // Count first: a consumer could run and retire the task before the counters rose.
-  // Relaxed is enough: the task's own decrement comes later in these counters'
-  // modification order, and the queue's release/acquire orders the item itself.
-  if constexpr (phase >= 0) {
-    if (wait_slot == kNoSlot) atomic_ref<long long>(v.phase_pending[phase]).fetch_add(1, cuda::std::memory_order_relaxed);
-  }
   if (cont != nullptr) {
     const SlotRef& slot = phase < 0 || phase == cont->phase ? cont->next : cont->held;
     if (slot.full != nullptr && atomicCAS(slot.full, 0, 1) == 0) {
+      // The block runs the task later: counted now, before anything can retire it.
+      if constexpr (phase >= 0) {
+        if (wait_slot == kNoSlot)
+          atomic_ref<long long>(v.phase_pending[phase]).fetch_add(1, cuda::std::memory_order_relaxed);
+      }
       // `active` still counts the task that released this one: see LocalSlot.
       atomicAdd(cont->active_delta, 1);
       *slot.queue = static_cast<int>(Q);
@@ -136,9 +177,7 @@ __device__ void push_item(const V& v, const typename V::Program::template type_a
     }
   }
   if (wait_slot != kNoSlot) release_slot(v.wait_state, wait_slot);
-  atomic_ref<long long>(v.control->active).fetch_add(1, cuda::std::memory_order_relaxed);
-  const PushResult r = queue_push(v.queues[Q], item, &v.control->abort);
-  if (r == PushResult::overflow) raise_error(v, ErrorCode::queue_overflow, static_cast<int>(Q));
+  push_to_queue<Q>(v, item, wait_slot == kNoSlot);
 }
 
 // Moves a task whose last dependency was just resolved from waiting storage to its queue.

@@ -39,16 +39,16 @@ struct QueueView {
 
 enum class PushResult { ok, overflow, aborted };
 
-// `abort` is polled while waiting so that a failed run never spins forever.
+// Publishes `item` at position `pos`, reserved from the tail: waits for a consumer of
+// the previous lap to free the slot (polling `abort`, so that a failed run never spins
+// forever) unless nobody has claimed that lap's item yet (overflow).
 template <class Item>
-APIARY_HD PushResult queue_push(const QueueView& q, const Item& item, const int* abort) {
+APIARY_HD PushResult queue_publish(const QueueView& q, unsigned long long pos, const Item& item, const int* abort) {
   using u64 = unsigned long long;
   const u64 mask = q.capacity - 1;
-  const u64 pos = atomic_ref<u64>(q.counters->tail).fetch_add(1, cuda::std::memory_order_relaxed);
   atomic_ref<u64> seq(q.seq[pos & mask]);
-  u64 head = 0;
   while (seq.load(cuda::std::memory_order_acquire) != pos) {
-    head = atomic_ref<u64>(q.counters->head).load(cuda::std::memory_order_relaxed);
+    const u64 head = atomic_ref<u64>(q.counters->head).load(cuda::std::memory_order_relaxed);
     // The previous lap's item is still there and no consumer has claimed it: full.
     if (head + q.capacity <= pos) return PushResult::overflow;
     if (abort != nullptr && atomic_ref<const int>(*abort).load(cuda::std::memory_order_relaxed) != 0)
@@ -57,13 +57,28 @@ APIARY_HD PushResult queue_push(const QueueView& q, const Item& item, const int*
   }
   static_cast<Item*>(q.items)[pos & mask] = item;
   seq.store(pos + 1, cuda::std::memory_order_release);
-  atomic_ref<long long>(q.counters->ready).fetch_add(1, cuda::std::memory_order_release);
+  return PushResult::ok;
+}
 
-  head = atomic_ref<u64>(q.counters->head).load(cuda::std::memory_order_relaxed);
-  const u64 fill = pos + 1 > head ? pos + 1 - head : 0;
+// After `count` items were published: makes them claimable and records the fill up to
+// position `end` (one past the last of them) for the statistics.
+APIARY_HD inline void queue_made_ready(const QueueView& q, unsigned count, unsigned long long end) {
+  using u64 = unsigned long long;
+  atomic_ref<long long>(q.counters->ready).fetch_add(count, cuda::std::memory_order_release);
+  const u64 head = atomic_ref<u64>(q.counters->head).load(cuda::std::memory_order_relaxed);
+  const u64 fill = end > head ? end - head : 0;
   atomic_ref<u64> peak(q.counters->peak);
   if (peak.load(cuda::std::memory_order_relaxed) < fill) peak.fetch_max(fill, cuda::std::memory_order_relaxed);
-  return PushResult::ok;
+}
+
+// One item: reserve a position, publish, make it claimable.
+template <class Item>
+APIARY_HD PushResult queue_push(const QueueView& q, const Item& item, const int* abort) {
+  const unsigned long long pos =
+      atomic_ref<unsigned long long>(q.counters->tail).fetch_add(1, cuda::std::memory_order_relaxed);
+  const PushResult r = queue_publish(q, pos, item, abort);
+  if (r == PushResult::ok) queue_made_ready(q, 1, pos + 1);
+  return r;
 }
 
 // Claims up to `want` consecutive positions; returns how many, the first in *first.
