@@ -88,15 +88,23 @@ __device__ void watchdog_fire(const V& v, unsigned long long idle_ns) {
 
 // Thread 0 only: claim a batch, or decide that the block should wait or leave.
 // Idle polling uses plain loads; read-modify-writes happen only where there is work,
-// so a thousand idle blocks do not slow down the few that have some.
+// so a thousand idle blocks do not slow down the few that have some. On the queue that
+// gave the block its last batch (`last_queue`, -1 if its last claim found nothing) it
+// goes straight to the RMWs: a claim is then three dependent memory round trips (the
+// flags, the ready count, the head), not five, which a block that runs one large task
+// per claim pays for every task. Only there: on the other queues of a program of many
+// types an eager claim mostly finds nothing, and its hand-back makes the count dip.
 template <class V>
-__device__ Claim claim_work(const V& v, unsigned round) {
+__device__ Claim claim_work(const V& v, unsigned round, int last_queue) {
   using P = typename V::Program;
   using C = Config<P>;
   constexpr auto phase_begin = P::phase_begin;
   Claim c{-1, 0, 0, 0, 0, 0};
   RunControl* ctl = v.control;
-  if (aborted(v) || atomic_ref<int>(ctl->done).load(cuda::std::memory_order_relaxed)) {
+  // Both flags in one round trip: no branch between the loads.
+  const int abort_flag = atomic_ref<int>(ctl->abort).load(cuda::std::memory_order_relaxed);
+  const int done_flag = atomic_ref<int>(ctl->done).load(cuda::std::memory_order_relaxed);
+  if (abort_flag != 0 || done_flag != 0) {
     c.exit = 1;
     return c;
   }
@@ -106,7 +114,7 @@ __device__ Claim claim_work(const V& v, unsigned round) {
       const std::size_t q = begin + (blockIdx.x + round + k) % n;
       dispatch_queue<P>(q, [&]<std::size_t Q>() {
         using T = typename P::template type_at<Q>;
-        c.count = queue_claim(v.queues[Q], C::template batch<T>, &c.first);
+        c.count = queue_claim(v.queues[Q], C::template batch<T>, &c.first, static_cast<int>(Q) == last_queue);
         c.queue = static_cast<int>(Q);
       });
     }
@@ -118,7 +126,9 @@ __device__ Claim claim_work(const V& v, unsigned round) {
   atomic_ref<unsigned long long> word(ctl->phase_word);
   const int phase = phase_of_word(word.load(cuda::std::memory_order_acquire));
   if constexpr (P::phase_count > 0) {
-    if (phase >= 0 && phase_has_ready_work(v, phase)) {
+    const bool was_busy_here = phase >= 0 && last_queue >= static_cast<int>(phase_begin[phase]) &&
+                               last_queue < static_cast<int>(phase_begin[phase + 1]);
+    if (phase >= 0 && (was_busy_here || phase_has_ready_work(v, phase))) {
       // Register the claim and read the phase in one atomic: a switch cannot slip in
       // between, because its CAS needs the token count to be zero.
       const unsigned long long seen = word.fetch_add(kClaimToken, cuda::std::memory_order_acquire);
@@ -430,13 +440,15 @@ __global__ void __launch_bounds__(Config<typename V::Program>::block_threads, Co
     atomic_ref<unsigned long long>(v.control->last_progress_ns).fetch_max(global_time_ns());
   }
   unsigned backoff_ns = 0;
+  int last_queue = -1;  // thread 0: the queue of the last claim that got a batch (claim_work)
   for (unsigned round = 0;; ++round) {
     if (threadIdx.x == 0) {
       // A chain of continuations never visits claim_work: poll the abort flag every 16th.
       if (local.next.full && ((round & 15) != 0 || !aborted(v))) {
         claim = Claim{local.next.queue, 1, 0, 0, 0, 1};  // run the continuation first: no queue trip
       } else {
-        claim = claim_work(v, round);
+        claim = claim_work(v, round, last_queue);
+        last_queue = claim.count > 0 ? claim.queue : -1;
       }
       // Exponential back-off while idle: with hundreds of blocks polling, one of them
       // still wakes within nanoseconds of new work, but the control words stay cool.

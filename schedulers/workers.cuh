@@ -51,7 +51,8 @@ __global__ void __launch_bounds__(WorkerShape<typename V::Program::template type
       unsigned long long first = 0;
       unsigned count = 0;
       if (!aborted(v) && (round == 0 || global_time_ns() - t0 < v.drain_ns))
-        count = queue_claim(v.queues[Q], static_cast<std::uint32_t>(S::batch), &first);
+        // After a batch the block most likely finds another: no cheap test (eager).
+        count = queue_claim(v.queues[Q], static_cast<std::uint32_t>(S::batch), &first, round > 0);
       if constexpr (Counted) {
         if (round == 0) atomic_ref<long long>(v.workers_not_started[Q]).fetch_sub(1, cuda::std::memory_order_relaxed);
       }
