@@ -12,11 +12,16 @@ std::string at_chunk(std::size_t c, const std::string& what) { return "chunk " +
 
 }  // namespace
 
-std::int32_t lanes_for(index_t rows, index_t max_off) {
+std::int32_t lanes_for(index_t rows, index_t max_off, std::int64_t off_entries) {
   if (rows <= 1 && max_off > 32) return 0;
-  const auto fit = static_cast<unsigned>(std::max<index_t>(1, kTaskThreads / std::max<index_t>(rows, 1)));
+  rows = std::max<index_t>(rows, 1);
+  const auto fit = static_cast<unsigned>(std::max<index_t>(1, kTaskThreads / rows));
+  // At least half the mean row length: with one lane per row, a warp's loads of 19-entry
+  // rows touch 32 cache lines each (chunks of 256 rows, a large nnz budget); with 8
+  // lanes, neighbouring threads read neighbouring entries.
+  const auto half_mean = static_cast<unsigned>(std::max<std::int64_t>(1, off_entries / (2 * std::int64_t{rows})));
   const auto need = std::bit_ceil(static_cast<unsigned>(std::max<index_t>(1, max_off)));
-  return static_cast<std::int32_t>(std::min({32u, std::bit_floor(fit), need}));
+  return static_cast<std::int32_t>(std::min({32u, std::max(std::bit_floor(fit), std::bit_floor(half_mean)), need}));
 }
 
 Partition partition_rows(std::span<const index_t> off_row_ptr, const PartitionOptions& options) {
@@ -41,7 +46,7 @@ Partition partition_rows(std::span<const index_t> off_row_ptr, const PartitionOp
     c.row_end = end;
     c.nz_begin = off_row_ptr[open_begin];
     c.nz_end = off_row_ptr[end];
-    c.lanes = lanes_for(end - open_begin, open_max_off);
+    c.lanes = lanes_for(end - open_begin, open_max_off, c.nz_end - c.nz_begin);
     p.chunks.push_back(c);
     p.max_rows = std::max(p.max_rows, end - open_begin);
     p.max_entries = std::max(p.max_entries, open_entries);
@@ -108,9 +113,9 @@ std::string check_partition(const Partition& p, std::span<const index_t> off_row
       index_t max_off = 0;
       for (index_t r = c.row_begin; r < c.row_end; ++r)
         max_off = std::max(max_off, off_row_ptr[r + 1] - off_row_ptr[r]);
-      if (c.lanes != lanes_for(rows, max_off))
-        return at_chunk(ci,
-                        "lanes " + std::to_string(c.lanes) + ", expected " + std::to_string(lanes_for(rows, max_off)));
+      const std::int32_t lanes = lanes_for(rows, max_off, c.nz_end - c.nz_begin);
+      if (c.lanes != lanes)
+        return at_chunk(ci, "lanes " + std::to_string(c.lanes) + ", expected " + std::to_string(lanes));
       next_row = c.row_end;
       next_nz = c.nz_end;
       continue;

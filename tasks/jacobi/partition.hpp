@@ -60,11 +60,13 @@ struct Partition {
 // `off_row_ptr` is the row pointer of A without its diagonal (rows + 1 entries).
 Partition partition_rows(std::span<const index_t> off_row_ptr, const PartitionOptions& options);
 
-// Threads per row for a chunk of `rows` whole rows whose longest row has `max_off`
-// off-diagonal entries: 0 (the whole task) for a single row longer than a warp's worth,
-// otherwise the power of two up to 32 that gives each row as many lanes as fit into the
-// task without exceeding its length.
-std::int32_t lanes_for(index_t rows, index_t max_off);
+// Threads per row for a chunk of `rows` whole rows with `off_entries` off-diagonal
+// entries, the longest `max_off` of them: 0 (the whole task) for a single row longer
+// than a warp's worth, otherwise a power of two up to 32 and not beyond the longest row:
+// as many lanes as fit into the task for every row at once, but at least half the mean
+// row length (then the task takes several passes over its rows), so that the lanes of a
+// row read its entries side by side.
+std::int32_t lanes_for(index_t rows, index_t max_off, std::int64_t off_entries);
 
 // Empty when `p` is a valid partition of the rows behind off_row_ptr under `options`
 // (every off-diagonal entry in exactly one chunk, rows in order, budgets kept, pieces

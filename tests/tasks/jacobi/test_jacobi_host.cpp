@@ -38,15 +38,22 @@ Csr<double> from_triplets(index_t n, const std::vector<std::tuple<index_t, index
 // ---- partition ----
 
 TEST(JacobiPartition, LanesFitTheRowsIntoTheTask) {
-  EXPECT_EQ(lanes_for(1, 0), 1);  // a diagonal-only row
-  EXPECT_EQ(lanes_for(1, 5), 8);  // one short row: no more lanes than entries
-  EXPECT_EQ(lanes_for(1, 32), 32);
-  EXPECT_EQ(lanes_for(1, 33), 0);    // one long row: the whole task
-  EXPECT_EQ(lanes_for(2, 500), 32);  // two rows never use the whole task
-  EXPECT_EQ(lanes_for(20, 26), 8);   // 20 rows x 8 lanes fit in 256 threads, 16 would not
-  EXPECT_EQ(lanes_for(102, 4), 2);
-  EXPECT_EQ(lanes_for(256, 4), 1);
-  EXPECT_EQ(lanes_for(300, 4), 1);  // more rows than threads: several passes
+  EXPECT_EQ(lanes_for(1, 0, 0), 1);  // a diagonal-only row
+  EXPECT_EQ(lanes_for(1, 5, 5), 8);  // one short row: no more lanes than entries
+  EXPECT_EQ(lanes_for(1, 32, 32), 32);
+  EXPECT_EQ(lanes_for(1, 33, 33), 0);     // one long row: the whole task
+  EXPECT_EQ(lanes_for(2, 500, 520), 32);  // two rows never use the whole task
+  EXPECT_EQ(lanes_for(20, 26, 380), 8);   // 20 rows x 8 lanes fit in 256 threads, 16 would not
+  EXPECT_EQ(lanes_for(102, 4, 400), 2);
+  EXPECT_EQ(lanes_for(256, 4, 256), 1);  // a mean of 1 entry per row
+  EXPECT_EQ(lanes_for(300, 4, 300), 1);  // more rows than threads: several passes
+}
+
+TEST(JacobiPartition, LongChunksGiveEachRowHalfItsMeanLength) {
+  EXPECT_EQ(lanes_for(256, 27, 256 * 19), 8);     // 9.5 entries per lane: 8 lanes, 8 passes
+  EXPECT_EQ(lanes_for(256, 4, 256 * 4), 2);       // 2 per lane
+  EXPECT_EQ(lanes_for(300, 200, 300 * 100), 32);  // capped at a warp
+  EXPECT_EQ(lanes_for(256, 3, 256 * 3), 1);       // 1.5 per lane rounds down
 }
 
 TEST(JacobiPartition, PoissonChunksKeepTheBudgets) {
