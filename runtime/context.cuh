@@ -75,6 +75,14 @@ class TaskContext {
   __device__ void enqueue(const typename T::Item& item) const {
     enqueue_task<T>(view_, item, cont_);
   }
+  // The same, for a loop in which many threads of the task each create tasks of type T:
+  // the threads of a warp that call it together share the counter updates, one atomic
+  // each for all of them (push_together in runtime/device_view.cuh). The task always
+  // goes to its queue, never to the block's continuation slot.
+  template <class T>
+  __device__ void enqueue_together(const typename T::Item& item) const {
+    enqueue_task_together<T>(view_, item);
+  }
   // Creates a task of type T that runs once `dep` has been resolved `predecessors` times
   // (resolves that come before this call count too). Call once per use of `dep`.
   template <class T>

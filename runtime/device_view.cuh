@@ -112,14 +112,17 @@ __device__ inline unsigned lane_id() {
   return lane;
 }
 
-// The threads of a warp that push into queue Q together (a task that enqueues a task per
-// thread, or a loop of them) share the run-wide updates: one leader raises `active` and
-// the phase's pending count for all of them and reserves their positions with one
-// atomic, each thread publishes its own item, and the leader makes them claimable with
-// one more. Per item that would be four RMWs on the same few words from every thread.
-// `new_task` is false for a task that was counted in its phase when it was created.
+// Queue Q only, for loops in which many threads of a task each create tasks (a fan-out:
+// the next iteration's row tasks, one task per chunk). The threads of a warp that call it
+// together share the run-wide updates: one leader raises `active` and the phase's
+// pending count for all of them and reserves their positions with one atomic, each
+// thread publishes its own item, and the leader makes them claimable with one more,
+// where push_item costs every thread four RMWs on the same few words. Not the default
+// for every enqueue: with it at every push site, the generic eleven_types program with
+// phases, whose tasks push from one thread at a time, took 19% longer (H100, session 9;
+// why was not found).
 template <std::size_t Q, class V>
-__device__ void push_to_queue(const V& v, const typename V::Program::template type_at<Q>::Item& item, bool new_task) {
+__device__ void push_together(const V& v, const typename V::Program::template type_at<Q>::Item& item) {
   using u64 = unsigned long long;
   constexpr int phase = V::Program::phase_of_queue[Q];
   const QueueView& q = v.queues[Q];
@@ -128,15 +131,13 @@ __device__ void push_to_queue(const V& v, const typename V::Program::template ty
   const int leader = __ffs(group) - 1;
   const unsigned rank = __popc(group & ((1u << lane) - 1u));
   const unsigned n = __popc(group);
-  const unsigned fresh = __popc(__ballot_sync(group, new_task));
   u64 base = 0;
   if (static_cast<int>(lane) == leader) {
     // Count first: a consumer could run and retire a task before the counters rose.
     // Relaxed is enough: the task's own decrement comes later in these counters'
     // modification order (the barrier below and the item's release order it first).
-    if constexpr (phase >= 0) {
-      if (fresh > 0) atomic_ref<long long>(v.phase_pending[phase]).fetch_add(fresh, cuda::std::memory_order_relaxed);
-    }
+    if constexpr (phase >= 0)
+      atomic_ref<long long>(v.phase_pending[phase]).fetch_add(n, cuda::std::memory_order_relaxed);
     atomic_ref<long long>(v.control->active).fetch_add(n, cuda::std::memory_order_relaxed);
     base = atomic_ref<u64>(q.counters->tail).fetch_add(n, cuda::std::memory_order_relaxed);
   }
@@ -160,14 +161,15 @@ __device__ void push_item(const V& v, const typename V::Program::template type_a
   using P = typename V::Program;
   using Item = typename P::template type_at<Q>::Item;
   constexpr int phase = P::phase_of_queue[Q];
+  // Count first: a consumer could run and retire the task before the counters rose.
+  // Relaxed is enough: the task's own decrement comes later in these counters'
+  // modification order, and the queue's release/acquire orders the item itself.
+  if constexpr (phase >= 0) {
+    if (wait_slot == kNoSlot) atomic_ref<long long>(v.phase_pending[phase]).fetch_add(1, cuda::std::memory_order_relaxed);
+  }
   if (cont != nullptr) {
     const SlotRef& slot = phase < 0 || phase == cont->phase ? cont->next : cont->held;
     if (slot.full != nullptr && atomicCAS(slot.full, 0, 1) == 0) {
-      // The block runs the task later: counted now, before anything can retire it.
-      if constexpr (phase >= 0) {
-        if (wait_slot == kNoSlot)
-          atomic_ref<long long>(v.phase_pending[phase]).fetch_add(1, cuda::std::memory_order_relaxed);
-      }
       // `active` still counts the task that released this one: see LocalSlot.
       atomicAdd(cont->active_delta, 1);
       *slot.queue = static_cast<int>(Q);
@@ -177,7 +179,9 @@ __device__ void push_item(const V& v, const typename V::Program::template type_a
     }
   }
   if (wait_slot != kNoSlot) release_slot(v.wait_state, wait_slot);
-  push_to_queue<Q>(v, item, wait_slot == kNoSlot);
+  atomic_ref<long long>(v.control->active).fetch_add(1, cuda::std::memory_order_relaxed);
+  const PushResult r = queue_push(v.queues[Q], item, &v.control->abort);
+  if (r == PushResult::overflow) raise_error(v, ErrorCode::queue_overflow, static_cast<int>(Q));
 }
 
 // Moves a task whose last dependency was just resolved from waiting storage to its queue.
@@ -209,6 +213,13 @@ __device__ void enqueue_task(const V& v, const typename T::Item& item, const Con
   using P = typename V::Program;
   static_assert(P::template contains<T>, "enqueue<T>: T is not a task type of this program");
   push_item<P::template queue_of<T>>(v, item, kNoSlot, cont);
+}
+
+template <class T, class V>
+__device__ void enqueue_task_together(const V& v, const typename T::Item& item) {
+  using P = typename V::Program;
+  static_assert(P::template contains<T>, "enqueue_together<T>: T is not a task type of this program");
+  push_together<P::template queue_of<T>>(v, item);
 }
 
 // Creates a task of type T that starts after `predecessors` resolves of `dep`.

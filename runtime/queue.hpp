@@ -84,14 +84,15 @@ APIARY_HD PushResult queue_push(const QueueView& q, const Item& item, const int*
 // Claims up to `want` consecutive positions; returns how many, the first in *first.
 // Every claimed position has been or is being published, so queue_take waits only
 // for a producer that is mid-write. `eager` skips the load that keeps idle pollers off
-// the counter's RMW: for a consumer whose last claim succeeded, which most likely finds
-// work again and saves a memory round trip.
+// the counter's RMW, for a consumer that saw more work left at its last claim (`*more`:
+// the queue still had items ready after this claim) and saves a memory round trip.
 APIARY_HD inline std::uint32_t queue_claim(const QueueView& q, std::uint32_t want, unsigned long long* first,
-                                           bool eager = false) {
+                                           bool eager = false, bool* more = nullptr) {
   atomic_ref<long long> ready(q.counters->ready);
   if (!eager && ready.load(cuda::std::memory_order_relaxed) <= 0) return 0;  // cheap test before any RMW
   const long long had = ready.fetch_sub(want, cuda::std::memory_order_acquire);
   const long long got = had <= 0 ? 0 : (had < static_cast<long long>(want) ? had : want);
+  if (more != nullptr) *more = had > static_cast<long long>(want);
   if (got < static_cast<long long>(want)) ready.fetch_add(want - got, cuda::std::memory_order_relaxed);
   if (got == 0) return 0;
   *first = atomic_ref<unsigned long long>(q.counters->head).fetch_add(static_cast<unsigned long long>(got),

@@ -146,7 +146,7 @@ struct JacobiRows {
         // the answer if k stops) and the partials of the other parity.
         if (k + 1 < d.max_iterations)
           for (int u = rank; u < d.chunk_count; u += kTaskThreads)
-            ctx.template enqueue<JacobiRows<V>>(RowItem{u, k + 1});
+            ctx.template enqueue_together<JacobiRows<V>>(RowItem{u, k + 1});
         if (reduce_and_decide(d, k, rank, s, sync)) return;
         ++k;  // go on: this task's arrival as the decider of k counts for iteration k + 1
       }
@@ -176,7 +176,8 @@ struct Check {
     const bool stop = reduce_and_decide(d, k, rank, s, sync);
     if constexpr (V == Variant::stages_phases) {
       if (!stop)
-        for (int t = rank; t < d.chunk_count; t += kTaskThreads) ctx.template enqueue<JacobiRows<V>>(RowItem{t, k + 1});
+        for (int t = rank; t < d.chunk_count; t += kTaskThreads)
+          ctx.template enqueue_together<JacobiRows<V>>(RowItem{t, k + 1});
     } else {
       static_assert(V == Variant::stages_deps);
       // The check of k + 1 first (its predecessors may resolve before: allowed), then
@@ -226,7 +227,7 @@ struct Checkpoint {
       ctx.template enqueue_after<Checkpoint>(*e.check_dep, d.chunk_count, window_end - 1);
     }
     for (int t = rank; t < d.chunk_count; t += kTaskThreads)
-      ctx.template enqueue<JacobiRows<Variant::checkpoints>>(RowItem{t, next_first});
+      ctx.template enqueue_together<JacobiRows<Variant::checkpoints>>(RowItem{t, next_first});
   }
 };
 

@@ -76,7 +76,7 @@ struct SolveRows {
     const LevelView& lv = ctx.env().levels;
     const index_t end = lv.level_ptr[k + 1];
     for (index_t pos = lv.level_ptr[k] + ctx.rank() * kRowsPerTask; pos < end; pos += Ctx::threads * kRowsPerTask)
-      ctx.template enqueue<SolveRows>(RowChunk{pos, min(end, pos + kRowsPerTask), k});
+      ctx.template enqueue_together<SolveRows>(RowChunk{pos, min(end, pos + kRowsPerTask), k});
   }
 };
 

@@ -1,5 +1,5 @@
-// Queue behaviour on the device: every item exactly once under heavy contention,
-// and overflow reported with the queue's name and capacity.
+// Queue behaviour on the device: every item exactly once under heavy contention (also
+// through enqueue_together), and overflow reported with the queue's name and capacity.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -29,16 +29,25 @@ struct Sink {
     atomicAdd(&ctx.env().seen[id], 1u);
   }
 };
-struct Source {
+// Together: enqueue_together, whose threads share one reservation per warp.
+template <bool Together>
+struct SourceOf {
   using Item = unsigned;
   static constexpr int threads = 32;
   static constexpr int shared_bytes = 0;
   template <class Ctx>
   __device__ static void execute(const Item& source, Ctx& ctx) {
     const int fan = ctx.env().fan_out;
-    for (int k = ctx.rank(); k < fan; k += Ctx::size()) ctx.template enqueue<Sink>(source * fan + k);
+    for (int k = ctx.rank(); k < fan; k += Ctx::size()) {
+      if constexpr (Together)
+        ctx.template enqueue_together<Sink>(source * fan + k);
+      else
+        ctx.template enqueue<Sink>(source * fan + k);
+    }
   }
 };
+using Source = SourceOf<false>;
+using SourceTogether = SourceOf<true>;
 using FanProgram = Program<Phaseless<Source, Sink>>;
 
 class QueueGpu : public SchedulerTest {};
@@ -62,6 +71,42 @@ TEST_P(QueueGpu, EveryItemExactlyOnceUnderContention) {
   EXPECT_EQ(s.types[FanProgram::queue_of<Sink>].executed, std::uint64_t{sources} * fan);
   EXPECT_EQ(s.types[FanProgram::queue_of<Source>].executed, sources);
   EXPECT_LE(s.types[FanProgram::queue_of<Sink>].peak_fill, s.types[FanProgram::queue_of<Sink>].capacity);
+}
+
+// enqueue_together: every item once, under contention and with partial warps (a fan-out
+// of 100 leaves 4 of 32 lanes in the last round), phaseless and with the sinks in a phase
+// of their own (the leader counts them all into the phase: it must not end early).
+template <class P>
+void fan_out_together(Scheduler scheduler, unsigned sources, int fan) {
+  DeviceBuffer<unsigned> seen(sources * static_cast<unsigned>(fan));
+  seen.fill_zero();
+  RunOptions opt;
+  opt.queue_capacity = sources * static_cast<unsigned>(fan);
+  Runtime<P, FanEnv> rt(opt, FanEnv{fan, 0, seen.data()});
+  std::vector<unsigned> ids(sources);
+  for (unsigned i = 0; i < sources; ++i) ids[i] = i;
+  rt.template seed<SourceTogether>(ids);
+  const RunStats s = rt.run(scheduler);
+  const auto counts = seen.to_host();
+  std::size_t wrong = 0;
+  for (unsigned c : counts) wrong += c != 1;
+  EXPECT_EQ(wrong, 0u);
+  const auto sink = P::template queue_of<Sink>;
+  EXPECT_EQ(s.types[sink].executed, std::uint64_t{sources} * static_cast<unsigned>(fan));
+  EXPECT_EQ(s.types[P::template queue_of<SourceTogether>].executed, sources);
+  EXPECT_GE(s.types[sink].peak_fill, 1u);
+  EXPECT_LE(s.types[sink].peak_fill, s.types[sink].capacity);
+}
+
+TEST_P(QueueGpu, EnqueueTogetherEveryItemExactlyOnce) {
+  fan_out_together<Program<Phaseless<SourceTogether, Sink>>>(GetParam(), apiary::testing::scaled(4096), 256);
+  fan_out_together<Program<Phaseless<SourceTogether, Sink>>>(GetParam(), apiary::testing::scaled(1024), 100);
+}
+
+TEST_P(QueueGpu, EnqueueTogetherCountsIntoTheNextPhase) {
+  using P = Program<Phase<SourceTogether>, Phase<Sink>>;
+  fan_out_together<P>(GetParam(), apiary::testing::scaled(1024), 100);
+  fan_out_together<P>(GetParam(), 3, 1);  // groups of one lane
 }
 
 // 1024 relays each hop 500 times (fewer when quick) through a queue of 2048 slots: the ring wraps
@@ -155,6 +200,18 @@ TEST_P(QueueGpu, OverflowIsReportedWithQueueAndCapacity) {
   rt.seed<Source>(ids);
   try {
     rt.run(GetParam());
+    FAIL() << "expected an overflow";
+  } catch (const OverflowError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("Sink"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("1024"), std::string::npos) << msg;
+  }
+  // The same with enqueue_together, whose warps reserve their positions at once.
+  using PT = Program<Phase<SourceTogether>, Phase<Sink>>;
+  Runtime<PT, FanEnv> together(opt, FanEnv{4096, 0, seen.data()});
+  together.seed<SourceTogether>(ids);
+  try {
+    together.run(GetParam());
     FAIL() << "expected an overflow";
   } catch (const OverflowError& e) {
     const std::string msg = e.what();
