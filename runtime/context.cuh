@@ -75,13 +75,16 @@ class TaskContext {
   __device__ void enqueue(const typename T::Item& item) const {
     enqueue_task<T>(view_, item, cont_);
   }
-  // The same, for a loop in which many threads of the task each create tasks of type T:
-  // the threads of a warp that call it together share the counter updates, one atomic
-  // each for all of them (push_together in runtime/device_view.cuh). The task always
-  // goes to its queue, never to the block's continuation slot.
-  template <class T>
-  __device__ void enqueue_together(const typename T::Item& item) const {
-    enqueue_task_together<T>(view_, item);
+  // Creates `count` tasks of type T, item i = make(i) (an int -> T::Item callable), for
+  // a fan-out (the next iteration's row tasks, one task per chunk). Collective: every
+  // thread of this task calls it, with the same count, like sync(); rank r makes items
+  // r, r + size(), ... The threads of a warp share one reservation and one update of
+  // each run-wide counter (push_each in runtime/device_view.cuh), where a loop of
+  // enqueue calls costs every thread four atomics on the same few words. The tasks go to
+  // their queue, never to the block's continuation slot (below a warp: item by item).
+  template <class T, class Make>
+  __device__ void enqueue_each(int count, Make&& make) const {
+    enqueue_task_each<T, threads>(view_, rank_, count, make, cont_);
   }
   // Creates a task of type T that runs once `dep` has been resolved `predecessors` times
   // (resolves that come before this call count too). Call once per use of `dep`.

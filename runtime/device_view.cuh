@@ -106,47 +106,46 @@ __device__ bool aborted(const V& v) {
   return atomic_ref<int>(v.control->abort).load(cuda::std::memory_order_relaxed) != 0;
 }
 
-__device__ inline unsigned lane_id() {
-  unsigned lane;
-  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
-  return lane;
-}
-
-// Queue Q only, for loops in which many threads of a task each create tasks (a fan-out:
-// the next iteration's row tasks, one task per chunk). The threads of a warp that call it
-// together share the run-wide updates: one leader raises `active` and the phase's
-// pending count for all of them and reserves their positions with one atomic, each
-// thread publishes its own item, and the leader makes them claimable with one more,
-// where push_item costs every thread four RMWs on the same few words. Not the default
-// for every enqueue: with it at every push site, the generic eleven_types program with
-// phases, whose tasks push from one thread at a time, took 19% longer (H100, session 9;
-// why was not found).
-template <std::size_t Q, class V>
-__device__ void push_together(const V& v, const typename V::Program::template type_at<Q>::Item& item) {
+// Task-collective fan-out into queue Q: every thread of a task of S threads (S a
+// multiple of 32) calls it with the same `count`; item i = make(i) is created by rank
+// i % S. Each warp's lane 0 raises `active` and the phase's pending count for all of the
+// warp's items and reserves their positions with one atomic, every thread publishes its
+// own items, and lane 0 makes them claimable with one more; push_item, called per item,
+// costs every thread four RMWs on the same few words. The warp's items in round j (items
+// j*S + 32*w .. +31) are its positions j*32 + lane: all rounds but the last are full, so
+// they fill the reservation without a gap. The warps are whole, because the task is.
+template <std::size_t Q, int S, class V, class Make>
+__device__ void push_each(const V& v, int rank, int count, Make&& make) {
+  static_assert(S % 32 == 0, "push_each: whole warps only");
   using u64 = unsigned long long;
   constexpr int phase = V::Program::phase_of_queue[Q];
   const QueueView& q = v.queues[Q];
-  const unsigned group = __activemask();
-  const unsigned lane = lane_id();
-  const int leader = __ffs(group) - 1;
-  const unsigned rank = __popc(group & ((1u << lane) - 1u));
-  const unsigned n = __popc(group);
+  const int lane = rank & 31;
+  const int c = count - (rank & ~31);  // items from this warp's first rank on
+  const unsigned total = c <= 0 ? 0u : static_cast<unsigned>(32 * (c / S) + min(32, c % S));
   u64 base = 0;
-  if (static_cast<int>(lane) == leader) {
+  if (lane == 0 && total > 0) {
     // Count first: a consumer could run and retire a task before the counters rose.
-    // Relaxed is enough: the task's own decrement comes later in these counters'
-    // modification order (the barrier below and the item's release order it first).
+    // Relaxed is enough: the tasks' own decrements come later in these counters'
+    // modification order (the warp barrier below and the items' release order them).
     if constexpr (phase >= 0)
-      atomic_ref<long long>(v.phase_pending[phase]).fetch_add(n, cuda::std::memory_order_relaxed);
-    atomic_ref<long long>(v.control->active).fetch_add(n, cuda::std::memory_order_relaxed);
-    base = atomic_ref<u64>(q.counters->tail).fetch_add(n, cuda::std::memory_order_relaxed);
+      atomic_ref<long long>(v.phase_pending[phase]).fetch_add(total, cuda::std::memory_order_relaxed);
+    atomic_ref<long long>(v.control->active).fetch_add(total, cuda::std::memory_order_relaxed);
+    base = atomic_ref<u64>(q.counters->tail).fetch_add(total, cuda::std::memory_order_relaxed);
   }
-  __syncwarp(group);
-  const u64 pos = __shfl_sync(group, base, leader) + rank;
-  const PushResult r = queue_publish(q, pos, item, &v.control->abort);
-  const unsigned published = __popc(__ballot_sync(group, r == PushResult::ok));
-  if (static_cast<int>(lane) == leader && published > 0) queue_made_ready(q, published, base + n);
-  if (r == PushResult::overflow) raise_error(v, ErrorCode::queue_overflow, static_cast<int>(Q));
+  __syncwarp();
+  base = __shfl_sync(0xffffffffu, base, 0);
+  unsigned published = 0;
+  bool overflow = false;
+  for (int j = 0; j * S + rank < count; ++j) {
+    const PushResult r = queue_publish(q, base + static_cast<u64>(j) * 32u + static_cast<u64>(lane),
+                                       make(j * S + rank), &v.control->abort);
+    published += r == PushResult::ok ? 1u : 0u;
+    overflow = overflow || r == PushResult::overflow;
+  }
+  published = __reduce_add_sync(0xffffffffu, published);
+  if (lane == 0 && published > 0) queue_made_ready(q, published, base + total);
+  if (overflow) raise_error(v, ErrorCode::queue_overflow, static_cast<int>(Q));
 }
 
 // Puts an item into queue Q (or the block's continuation slot). `wait_slot` is kNoSlot
@@ -215,11 +214,18 @@ __device__ void enqueue_task(const V& v, const typename T::Item& item, const Con
   push_item<P::template queue_of<T>>(v, item, kNoSlot, cont);
 }
 
-template <class T, class V>
-__device__ void enqueue_task_together(const V& v, const typename T::Item& item) {
+// Called by every thread of a task of S threads: see push_each. Tasks below a warp
+// create their items one by one.
+template <class T, int S, class V, class Make>
+__device__ void enqueue_task_each(const V& v, int rank, int count, Make&& make, const Continuation* cont) {
   using P = typename V::Program;
-  static_assert(P::template contains<T>, "enqueue_together<T>: T is not a task type of this program");
-  push_together<P::template queue_of<T>>(v, item);
+  static_assert(P::template contains<T>, "enqueue_each<T>: T is not a task type of this program");
+  constexpr std::size_t Q = P::template queue_of<T>;
+  if constexpr (S % 32 == 0) {
+    push_each<Q, S>(v, rank, count, make);
+  } else {
+    for (int i = rank; i < count; i += S) push_item<Q>(v, make(i), kNoSlot, cont);
+  }
 }
 
 // Creates a task of type T that starts after `predecessors` resolves of `dep`.

@@ -71,14 +71,32 @@ APIARY_HD inline void queue_made_ready(const QueueView& q, unsigned count, unsig
   if (peak.load(cuda::std::memory_order_relaxed) < fill) peak.fetch_max(fill, cuda::std::memory_order_relaxed);
 }
 
-// One item: reserve a position, publish, make it claimable.
+// One item: reserve a position, publish, make it claimable (queue_publish and
+// queue_made_ready in one; written out, as the generic programs were measured with).
 template <class Item>
 APIARY_HD PushResult queue_push(const QueueView& q, const Item& item, const int* abort) {
-  const unsigned long long pos =
-      atomic_ref<unsigned long long>(q.counters->tail).fetch_add(1, cuda::std::memory_order_relaxed);
-  const PushResult r = queue_publish(q, pos, item, abort);
-  if (r == PushResult::ok) queue_made_ready(q, 1, pos + 1);
-  return r;
+  using u64 = unsigned long long;
+  const u64 mask = q.capacity - 1;
+  const u64 pos = atomic_ref<u64>(q.counters->tail).fetch_add(1, cuda::std::memory_order_relaxed);
+  atomic_ref<u64> seq(q.seq[pos & mask]);
+  u64 head = 0;
+  while (seq.load(cuda::std::memory_order_acquire) != pos) {
+    head = atomic_ref<u64>(q.counters->head).load(cuda::std::memory_order_relaxed);
+    // The previous lap's item is still there and no consumer has claimed it: full.
+    if (head + q.capacity <= pos) return PushResult::overflow;
+    if (abort != nullptr && atomic_ref<const int>(*abort).load(cuda::std::memory_order_relaxed) != 0)
+      return PushResult::aborted;
+    spin_pause();  // a consumer has claimed it and is reading it right now
+  }
+  static_cast<Item*>(q.items)[pos & mask] = item;
+  seq.store(pos + 1, cuda::std::memory_order_release);
+  atomic_ref<long long>(q.counters->ready).fetch_add(1, cuda::std::memory_order_release);
+
+  head = atomic_ref<u64>(q.counters->head).load(cuda::std::memory_order_relaxed);
+  const u64 fill = pos + 1 > head ? pos + 1 - head : 0;
+  atomic_ref<u64> peak(q.counters->peak);
+  if (peak.load(cuda::std::memory_order_relaxed) < fill) peak.fetch_max(fill, cuda::std::memory_order_relaxed);
+  return PushResult::ok;
 }
 
 // Claims up to `want` consecutive positions; returns how many, the first in *first.

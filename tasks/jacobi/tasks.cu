@@ -145,8 +145,7 @@ struct JacobiRows {
         // writes x(k+2) into the ring slot of x(k+2-ring) (no longer read; not x(k+1),
         // the answer if k stops) and the partials of the other parity.
         if (k + 1 < d.max_iterations)
-          for (int u = rank; u < d.chunk_count; u += kTaskThreads)
-            ctx.template enqueue_together<JacobiRows<V>>(RowItem{u, k + 1});
+          ctx.template enqueue_each<JacobiRows<V>>(d.chunk_count, [&](int u) { return RowItem{u, k + 1}; });
         if (reduce_and_decide(d, k, rank, s, sync)) return;
         ++k;  // go on: this task's arrival as the decider of k counts for iteration k + 1
       }
@@ -176,8 +175,7 @@ struct Check {
     const bool stop = reduce_and_decide(d, k, rank, s, sync);
     if constexpr (V == Variant::stages_phases) {
       if (!stop)
-        for (int t = rank; t < d.chunk_count; t += kTaskThreads)
-          ctx.template enqueue_together<JacobiRows<V>>(RowItem{t, k + 1});
+        ctx.template enqueue_each<JacobiRows<V>>(d.chunk_count, [&](int t) { return RowItem{t, k + 1}; });
     } else {
       static_assert(V == Variant::stages_deps);
       // The check of k + 1 first (its predecessors may resolve before: allowed), then
@@ -226,8 +224,8 @@ struct Checkpoint {
       const int window_end = next_first + e.interval < d.max_iterations ? next_first + e.interval : d.max_iterations;
       ctx.template enqueue_after<Checkpoint>(*e.check_dep, d.chunk_count, window_end - 1);
     }
-    for (int t = rank; t < d.chunk_count; t += kTaskThreads)
-      ctx.template enqueue_together<JacobiRows<Variant::checkpoints>>(RowItem{t, next_first});
+    ctx.template enqueue_each<JacobiRows<Variant::checkpoints>>(d.chunk_count,
+                                                                [&](int t) { return RowItem{t, next_first}; });
   }
 };
 

@@ -424,8 +424,7 @@ __device__ void delegate_sort(const Ctx& ctx, const TaskEnv& e, index_t begin, i
                               index_t levels) {
   if (ctx.rank() == 0) *e.state = LevelState{begin, end, tail, levels, e.state->best};
   ctx.sync();  // the state is written before any task that reads it is queued
-  for (index_t c = ctx.rank(); c < chunks(tail - end, e.tile); c += kThreads)
-    ctx.template enqueue_together<SortChunk>(c);
+  ctx.template enqueue_each<SortChunk>(chunks(tail - end, e.tile), [](index_t c) { return c; });
 }
 
 template <class Ctx>
@@ -438,7 +437,7 @@ __device__ void start_level(const Ctx& ctx, const TaskEnv& e, index_t begin, ind
   }
   const index_t n = chunks(end - begin, e.expand_chunk);
   if (ctx.rank() == 0) ctx.template enqueue_after<Plan>(*e.plan, static_cast<int>(n), false);
-  for (index_t c = ctx.rank(); c < n; c += kThreads) ctx.template enqueue_together<Expand>(c);
+  ctx.template enqueue_each<Expand>(n, [](index_t c) { return c; });
 }
 
 // Item: the root of a new search, or -1 to go on from the state (after a wide level, or

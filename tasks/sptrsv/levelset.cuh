@@ -74,9 +74,11 @@ struct SolveRows {
   template <class Ctx>
   __device__ static void enqueue_level(Ctx& ctx, index_t k) {
     const LevelView& lv = ctx.env().levels;
-    const index_t end = lv.level_ptr[k + 1];
-    for (index_t pos = lv.level_ptr[k] + ctx.rank() * kRowsPerTask; pos < end; pos += Ctx::threads * kRowsPerTask)
-      ctx.template enqueue_together<SolveRows>(RowChunk{pos, min(end, pos + kRowsPerTask), k});
+    const index_t begin = lv.level_ptr[k], end = lv.level_ptr[k + 1];
+    ctx.template enqueue_each<SolveRows>((end - begin + kRowsPerTask - 1) / kRowsPerTask, [&](index_t c) {
+      const index_t pos = begin + c * kRowsPerTask;
+      return RowChunk{pos, min(end, pos + kRowsPerTask), k};
+    });
   }
 };
 

@@ -1,5 +1,5 @@
 // Queue behaviour on the device: every item exactly once under heavy contention (also
-// through enqueue_together), and overflow reported with the queue's name and capacity.
+// through enqueue_each), and overflow reported with the queue's name and capacity.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -29,25 +29,27 @@ struct Sink {
     atomicAdd(&ctx.env().seen[id], 1u);
   }
 };
-// Together: enqueue_together, whose threads share one reservation per warp.
-template <bool Together>
+// Together: enqueue_each, whose warps share one reservation. Threads: the source's
+// worker size (enqueue_each item by item below a warp, per warp from a warp on).
+template <bool Together, int Threads = 32>
 struct SourceOf {
   using Item = unsigned;
-  static constexpr int threads = 32;
+  static constexpr int threads = Threads;
   static constexpr int shared_bytes = 0;
   template <class Ctx>
   __device__ static void execute(const Item& source, Ctx& ctx) {
     const int fan = ctx.env().fan_out;
-    for (int k = ctx.rank(); k < fan; k += Ctx::size()) {
-      if constexpr (Together)
-        ctx.template enqueue_together<Sink>(source * fan + k);
-      else
-        ctx.template enqueue<Sink>(source * fan + k);
+    if constexpr (Together) {
+      ctx.template enqueue_each<Sink>(fan, [&](int k) { return source * fan + k; });
+    } else {
+      for (int k = ctx.rank(); k < fan; k += Ctx::size()) ctx.template enqueue<Sink>(source * fan + k);
     }
   }
 };
 using Source = SourceOf<false>;
 using SourceTogether = SourceOf<true>;
+using SourceTogether128 = SourceOf<true, 128>;
+using SourceTogether8 = SourceOf<true, 8>;
 using FanProgram = Program<Phaseless<Source, Sink>>;
 
 class QueueGpu : public SchedulerTest {};
@@ -73,11 +75,12 @@ TEST_P(QueueGpu, EveryItemExactlyOnceUnderContention) {
   EXPECT_LE(s.types[FanProgram::queue_of<Sink>].peak_fill, s.types[FanProgram::queue_of<Sink>].capacity);
 }
 
-// enqueue_together: every item once, under contention and with partial warps (a fan-out
-// of 100 leaves 4 of 32 lanes in the last round), phaseless and with the sinks in a phase
-// of their own (the leader counts them all into the phase: it must not end early).
-template <class P>
-void fan_out_together(Scheduler scheduler, unsigned sources, int fan) {
+// enqueue_each: every item once, under contention, with partial warps (a fan-out of 100
+// from 32 threads leaves 4 lanes in the last round; from 128 threads, warps of 32, 32, 32
+// and 4 items), from tasks below a warp, phaseless and with the sinks in a phase of their
+// own (the warps count them all into the phase: it must not end early).
+template <class P, class S>
+void fan_out_each(Scheduler scheduler, unsigned sources, int fan) {
   DeviceBuffer<unsigned> seen(sources * static_cast<unsigned>(fan));
   seen.fill_zero();
   RunOptions opt;
@@ -85,7 +88,7 @@ void fan_out_together(Scheduler scheduler, unsigned sources, int fan) {
   Runtime<P, FanEnv> rt(opt, FanEnv{fan, 0, seen.data()});
   std::vector<unsigned> ids(sources);
   for (unsigned i = 0; i < sources; ++i) ids[i] = i;
-  rt.template seed<SourceTogether>(ids);
+  rt.template seed<S>(ids);
   const RunStats s = rt.run(scheduler);
   const auto counts = seen.to_host();
   std::size_t wrong = 0;
@@ -93,20 +96,26 @@ void fan_out_together(Scheduler scheduler, unsigned sources, int fan) {
   EXPECT_EQ(wrong, 0u);
   const auto sink = P::template queue_of<Sink>;
   EXPECT_EQ(s.types[sink].executed, std::uint64_t{sources} * static_cast<unsigned>(fan));
-  EXPECT_EQ(s.types[P::template queue_of<SourceTogether>].executed, sources);
+  EXPECT_EQ(s.types[P::template queue_of<S>].executed, sources);
   EXPECT_GE(s.types[sink].peak_fill, 1u);
   EXPECT_LE(s.types[sink].peak_fill, s.types[sink].capacity);
 }
 
-TEST_P(QueueGpu, EnqueueTogetherEveryItemExactlyOnce) {
-  fan_out_together<Program<Phaseless<SourceTogether, Sink>>>(GetParam(), apiary::testing::scaled(4096), 256);
-  fan_out_together<Program<Phaseless<SourceTogether, Sink>>>(GetParam(), apiary::testing::scaled(1024), 100);
+TEST_P(QueueGpu, EnqueueEachEveryItemExactlyOnce) {
+  fan_out_each<Program<Phaseless<SourceTogether, Sink>>, SourceTogether>(GetParam(), apiary::testing::scaled(4096),
+                                                                          256);
+  fan_out_each<Program<Phaseless<SourceTogether, Sink>>, SourceTogether>(GetParam(), apiary::testing::scaled(1024),
+                                                                          100);
+  fan_out_each<Program<Phaseless<SourceTogether128, Sink>>, SourceTogether128>(GetParam(),
+                                                                                apiary::testing::scaled(1024), 100);
+  fan_out_each<Program<Phaseless<SourceTogether8, Sink>>, SourceTogether8>(GetParam(), apiary::testing::scaled(1024),
+                                                                            100);
 }
 
-TEST_P(QueueGpu, EnqueueTogetherCountsIntoTheNextPhase) {
-  using P = Program<Phase<SourceTogether>, Phase<Sink>>;
-  fan_out_together<P>(GetParam(), apiary::testing::scaled(1024), 100);
-  fan_out_together<P>(GetParam(), 3, 1);  // groups of one lane
+TEST_P(QueueGpu, EnqueueEachCountsIntoTheNextPhase) {
+  using P = Program<Phase<SourceTogether128>, Phase<Sink>>;
+  fan_out_each<P, SourceTogether128>(GetParam(), apiary::testing::scaled(1024), 100);
+  fan_out_each<P, SourceTogether128>(GetParam(), 3, 1);  // one item: warps with none
 }
 
 // 1024 relays each hop 500 times (fewer when quick) through a queue of 2048 slots: the ring wraps
@@ -206,7 +215,7 @@ TEST_P(QueueGpu, OverflowIsReportedWithQueueAndCapacity) {
     EXPECT_NE(msg.find("Sink"), std::string::npos) << msg;
     EXPECT_NE(msg.find("1024"), std::string::npos) << msg;
   }
-  // The same with enqueue_together, whose warps reserve their positions at once.
+  // The same with enqueue_each, whose warps reserve their positions at once.
   using PT = Program<Phase<SourceTogether>, Phase<Sink>>;
   Runtime<PT, FanEnv> together(opt, FanEnv{4096, 0, seen.data()});
   together.seed<SourceTogether>(ids);
