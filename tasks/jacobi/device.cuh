@@ -90,13 +90,73 @@ __device__ double block_sum(double v, int rank, Scratch* s, Sync&& sync) {
   return total;
 }
 
+// x(k+1) for the whole rows of chunk c, `lanes` threads per row (a power of two up to 32,
+// so a row's lanes sit in one warp); returns this thread's share of the change (only a
+// row's lane 0 has one). Every thread runs the same number of passes: the butterfly needs
+// all lanes. Passes passes run interleaved, each with its own accumulator, so that a
+// thread has that many independent chains of loads in flight (row pointer, column, x).
+// A chunk of many rows is one task on one block in the task programs, where its passes
+// one after the other were bound by memory latency: 4 at once took autonomous from 32.2
+// to 28.6 us per iteration at 10^6 non-zeros with budget 4096, and from 231 to 217 us at
+// 10^7 (H100, session 9). The kernel baselines keep 1: there the accumulators cost
+// registers (38 -> 44, 6 resident blocks of 256 threads per SM -> 5), and their time at
+// budget 512 and 10^7 rose from 159 to 185 us. Each row's entries are added in the same
+// order either way, so the iterates do not change.
+template <int Passes>
+__device__ double update_rows(const DeviceData& d, const Chunk& c, const double* __restrict__ xo,
+                              double* __restrict__ xn, double* history, int rank) {
+  const int lanes = c.lanes;
+  const int groups = kTaskThreads / lanes;
+  const int group = rank / lanes;
+  const int lane = rank % lanes;
+  double my_change = 0;
+  for (int base = c.row_begin; base < c.row_end; base += Passes * groups) {
+    double acc[Passes];
+    int q[Passes], end[Passes];
+#pragma unroll
+    for (int u = 0; u < Passes; ++u) {
+      const int row = base + u * groups + group;
+      const bool active = row < c.row_end;
+      acc[u] = 0;
+      q[u] = active ? __ldg(d.row_ptr + row) + lane : 0;
+      end[u] = active ? __ldg(d.row_ptr + row + 1) : 0;
+    }
+    for (bool more = true; more;) {
+      more = false;
+#pragma unroll
+      for (int u = 0; u < Passes; ++u) {
+        if (q[u] < end[u]) {
+          acc[u] = __dadd_rn(acc[u], __dmul_rn(__ldg(d.val + q[u]), xo[__ldg(d.col + q[u])]));
+          q[u] += lanes;
+          more = true;
+        }
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < Passes; ++u) {
+      if (base + u * groups >= c.row_end) break;  // the same for every thread of the task
+      const int row = base + u * groups + group;
+      double sum = acc[u];
+      for (int off = lanes >> 1; off > 0; off >>= 1) sum = __dadd_rn(sum, __shfl_xor_sync(0xffffffffu, sum, off));
+      if (row < c.row_end && lane == 0) {
+        const double x = __dmul_rn(__dsub_rn(__ldg(d.b + row), sum), __ldg(d.inv_diag + row));
+        xn[row] = x;
+        if (history) history[row] = x;
+        my_change = __dadd_rn(my_change, fabs(__dsub_rn(x, xo[row])));
+      }
+    }
+  }
+  return my_change;
+}
+
 // x(k+1) for the rows of chunk t, and the chunk's share of ||x(k+1) - x(k)||_1 in
 // partial_at(k)[t]. Called by all kTaskThreads threads of a task or block; `sync` is a
 // barrier over exactly those threads. On return, rank 0 has written the partial, and
 // every thread its x values (call sync before handing them over). Returns, in rank 0,
 // whether the chunk's rows are complete: always for whole rows, and for a piece when it
-// was the last of its row and so wrote x_i.
-template <class Sync>
+// was the last of its row and so wrote x_i. Interleave: the task programs' choice of
+// update_rows (several passes at once where the chunk needs them).
+template <bool Interleave, class Sync>
 __device__ bool update_chunk(const DeviceData& d, int t, int k, int rank, Scratch* s, Sync&& sync) {
   const Chunk c = d.chunks[t];
   const double* __restrict__ xo = x_at(d, k);
@@ -141,29 +201,14 @@ __device__ bool update_chunk(const DeviceData& d, int t, int k, int rank, Scratc
     return true;
   }
 
-  // Whole rows, `lanes` threads per row (a power of two up to 32, so a row's lanes sit in
-  // one warp). Every thread runs the same number of passes: the butterfly needs all lanes.
-  const int lanes = c.lanes;
-  const int groups = kTaskThreads / lanes;
-  const int group = rank / lanes;
-  const int lane = rank % lanes;
-  double my_change = 0;  // only a row's lane 0 adds to it
-  for (int base = c.row_begin; base < c.row_end; base += groups) {
-    const int row = base + group;
-    const bool active = row < c.row_end;
-    double acc = 0;
-    if (active) {
-      const int end = __ldg(d.row_ptr + row + 1);
-      for (int q = __ldg(d.row_ptr + row) + lane; q < end; q += lanes)
-        acc = __dadd_rn(acc, __dmul_rn(__ldg(d.val + q), xo[__ldg(d.col + q)]));
-    }
-    for (int off = lanes >> 1; off > 0; off >>= 1) acc = __dadd_rn(acc, __shfl_xor_sync(0xffffffffu, acc, off));
-    if (active && lane == 0) {
-      const double x = __dmul_rn(__dsub_rn(__ldg(d.b + row), acc), __ldg(d.inv_diag + row));
-      xn[row] = x;
-      if (history) history[row] = x;
-      my_change = __dadd_rn(my_change, fabs(__dsub_rn(x, xo[row])));
-    }
+  // Whole rows. The task programs interleave passes when the chunk needs several; the
+  // kernel baselines do not (see update_rows).
+  double my_change;
+  if constexpr (Interleave) {
+    my_change = c.row_end - c.row_begin > kTaskThreads / c.lanes ? update_rows<4>(d, c, xo, xn, history, rank)
+                                                                 : update_rows<1>(d, c, xo, xn, history, rank);
+  } else {
+    my_change = update_rows<1>(d, c, xo, xn, history, rank);
   }
   const double change = block_sum(my_change, rank, s, sync);
   if (rank == 0) partial[t] = change;

@@ -31,7 +31,7 @@ __device__ inline void block_sync() { cta_barrier(); }
 __global__ void __launch_bounds__(kTaskThreads) update_kernel(DeviceData d, int k, const int* iteration) {
   __shared__ Scratch scratch;
   if (iteration != nullptr) k = *iteration;
-  update_chunk(d, static_cast<int>(blockIdx.x), k, static_cast<int>(threadIdx.x), &scratch, block_sync);
+  update_chunk<false>(d, static_cast<int>(blockIdx.x), k, static_cast<int>(threadIdx.x), &scratch, block_sync);
 }
 
 // One block: the change of iteration k and the decision. In the graph it also advances

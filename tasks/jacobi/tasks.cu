@@ -90,14 +90,14 @@ struct JacobiRows {
     int k = item.iteration;
 
     if constexpr (V == Variant::stages_phases) {
-      update_chunk(d, t, k, rank, s, sync);
+      update_chunk<true>(d, t, k, rank, s, sync);
       // The phase switch orders this iteration's writes before the check runs.
       if (rank == 0 && t == 0) ctx.template enqueue<Check<V>>(k);
     } else if constexpr (V == Variant::stages_deps) {
       // After the decision to stop, the check still releases the row tasks it holds
       // back (tasks must not be left waiting); they end here.
       if (k > 0 && stop_requested(d, rank, s, sync)) return;
-      update_chunk(d, t, k, rank, s, sync);
+      update_chunk<true>(d, t, k, rank, s, sync);
       ctx.sync();  // every x(k+1) of this chunk is written before rank 0 resolves
       if (rank == 0) {
         if (k + 1 < d.max_iterations) ctx.template enqueue_after<JacobiRows<V>>(e.row_deps[t], 1, RowItem{t, k + 1});
@@ -105,7 +105,7 @@ struct JacobiRows {
         ctx.resolve(*e.check_dep);
       }
     } else if constexpr (V == Variant::checkpoints) {
-      const bool done = update_chunk(d, t, k, rank, s, sync);  // rank 0: this task completed its unit
+      const bool done = update_chunk<true>(d, t, k, rank, s, sync);  // rank 0: this task completed its unit
       if (rank == 0) s->flag[3] = done ? 1 : 0;
       ctx.sync();  // every x(k+1) of this chunk is written before any resolve; flag[3] is seen
       const bool window_end = (k + 1) % e.interval == 0 || k + 1 >= d.max_iterations;
@@ -129,7 +129,7 @@ struct JacobiRows {
       // A row task of the iteration after the stop runs ahead of the decision; skip it
       // once the flag is up (it would compute an unused iterate otherwise: harmless).
       if (k > 0 && stop_requested(d, rank, s, sync)) return;
-      update_chunk(d, t, k, rank, s, sync);
+      update_chunk<true>(d, t, k, rank, s, sync);
       ctx.sync();  // every x(k+1) of this chunk is written before rank 0 arrives
       for (;;) {
         // Arrive for iteration k: chunk_count row tasks, plus the decider of k - 1.
