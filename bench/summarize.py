@@ -70,11 +70,13 @@ def sptrsv(data):
 def jacobi(data):
     rows = []
     for r in data["rows"]:
-        rows.append([r["matrix"], r["nnz"], r["variant"], r.get("scheduler") or "-", f'{r["ms_per_iteration"] * 1e3:.2f}',
+        rows.append([r["matrix"], r["nnz"], r.get("nnz_budget", "-"), r["variant"], r.get("scheduler") or "-",
+                     f'{r["ms_per_iteration"] * 1e3:.2f}',
                      span(r, "ms_per_iteration_min", "ms_per_iteration_max", 1e3, ".2f"),
                      f'{r["vs_kernels"]:.2f}x', f'{r["vs_graph"]:.2f}x', f'{100 * r["fraction_of_bound"]:.0f}%'])
     return (["## Jacobi (median time per iteration and its range; ratios: baseline time / this time)", ""] +
-            table(["matrix", "nnz", "variant", "scheduler", "us/iter", "range", "vs kernels", "vs graph", "of bound"],
+            table(["matrix", "nnz", "budget", "variant", "scheduler", "us/iter", "range", "vs kernels", "vs graph",
+                   "of bound"],
                   rows) + [""])
 
 

@@ -31,6 +31,13 @@ case ${1:-} in
     grep -q "| dependency hop (chain of 10000) | 2.65 us/hop (-) | kernel launch per hop: 3.19 | <= 1 us: not yet |" \
       "$dir/summary.md" || { grep -A8 "## Headline" "$dir/summary.md"; exit 1; }
     for s in "## Headline" "## Jacobi" "## RCM" "## PCG" "## Runtime"; do grep -q "$s" "$dir/summary.md" || { echo "no section $s"; exit 1; }; done
+    # Jacobi rows name their nnz budget ("-" in files from before bench_jacobi --nnz-budget).
+    grep -q "| dd:526:11:27 | 9934 | - | kernels | - | 21.11 | - | 1.00x | 0.42x | 0% |" "$dir/summary.md" ||
+      { grep "dd:526:" "$dir/summary.md"; exit 1; }
+    cp "$root"/docs/results/2026-11-24-h100-session9/bench_jacobi_sweep.json "$dir"/bench_jacobi.json
+    python3 "$root/bench/summarize.py" "$dir" >/dev/null || exit 1
+    grep -q "| dd:526316:11:27 | 9999749 | 4096 | autonomous | megakernel | 230.52 | 230.16..230.53 | 0.59x | 0.53x | 19% |" \
+      "$dir/summary.md" || { grep "dd:526316:" "$dir/summary.md"; exit 1; }
     # The current format: one row per method, with the range of the repetitions.
     cp "$root"/docs/results/2026-11-24-h100-session6/bench_rcm.json "$dir"/
     python3 "$root/bench/summarize.py" "$dir" >/dev/null || exit 1
