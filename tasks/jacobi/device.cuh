@@ -93,7 +93,7 @@ __device__ double block_sum(double v, int rank, Scratch* s, Sync&& sync) {
 // x(k+1) for the whole rows of chunk c, `lanes` threads per row (a power of two up to 32,
 // so a row's lanes sit in one warp); returns this thread's share of the change (only a
 // row's lane 0 has one). Every thread runs the same number of passes: the butterfly needs
-// all lanes. Passes passes run interleaved, each with its own accumulator, so that a
+// all lanes. `Passes` passes run interleaved, each with its own accumulator, so that a
 // thread has that many independent chains of loads in flight (row pointer, column, x).
 // A chunk of many rows is one task on one block in the task programs, where its passes
 // one after the other were bound by memory latency: 4 at once took autonomous from 32.2
