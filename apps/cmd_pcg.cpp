@@ -24,6 +24,9 @@ struct PcgArgs {
   std::string trsv = "tassl-deps";
   std::string scheduler = "megakernel";
   std::string precond = "all";
+  std::string loop = "all";
+  pcg::StageBudgets budgets;
+  int blocks_per_sm = 0;
   double tol = 1e-8;
   int max_iter = 0;
   double shift = 0;
@@ -71,10 +74,24 @@ std::vector<pcg::Method> methods_of(const std::string& s) {
   return out;
 }
 
+std::vector<pcg::Loop> loops_of(const std::string& s) {
+  if (s == "all") return {pcg::kLoops.begin(), pcg::kLoops.end()};
+  std::vector<pcg::Loop> out;
+  for (const std::string& one : split(s)) {
+    const auto l = pcg::parse_loop(one);
+    if (!l) throw std::invalid_argument("unknown loop '" + one + "' (host, tasks, a comma-separated list, or all)");
+    out.push_back(*l);
+  }
+  return out;
+}
+
 void run_pcg(const PcgArgs& args) {
   pcg::CompareOptions o;
   o.orders = orders_of(args.order);
   o.methods = methods_of(args.precond);
+  o.loops = loops_of(args.loop);
+  o.device.budgets = args.budgets;
+  o.device.blocks_per_sm = args.blocks_per_sm;
   const auto v = sptrsv::parse_variant(args.trsv);
   if (!v)
     throw std::invalid_argument("unknown --trsv variant '" + args.trsv +
@@ -101,7 +118,8 @@ void run_pcg(const PcgArgs& args) {
   }
   // After the report: a failed or non-converged solver is an error (exit 1).
   for (const auto& r : c.results) {
-    const std::string who = fmt::format("{} with {} ordering", to_string(r.method), to_string(r.order));
+    const std::string who =
+        fmt::format("{} ({} loop) with {} ordering", to_string(r.method), to_string(r.loop), to_string(r.order));
     if (!r.error.empty()) throw std::runtime_error(fmt::format("pcg: {} failed: {}", who, r.error));
     if (r.stop != pcg::Stop::converged) throw std::runtime_error(fmt::format("pcg: {}: {}", who, r.reason));
   }
@@ -119,11 +137,28 @@ void add_pcg_command(CLI::App& app) {
   cmd->add_option("--precond", args->precond,
                   "ic0 (with the cuSPARSE-built IC(0) PCG as baseline), jacobi, none, a comma-separated list, or all")
       ->capture_default_str();
-  cmd->add_option("--trsv", args->trsv,
-                  "triangular-solve variant for ic0: tassl-deps, tassl-phases, tassl-kernels, levelset, syncfree, "
-                  "cusparse")
+  cmd->add_option("--loop", args->loop,
+                  "host (kernel by kernel, driven from the host), tasks (the whole iteration as one task program), "
+                  "a comma-separated list, or all; cusparse-ic0 always runs in the host loop")
       ->capture_default_str();
-  cmd->add_option("--scheduler", args->scheduler, "for the runtime trsv variants: megakernel, timesliced, controller")
+  cmd->add_option("--trsv", args->trsv,
+                  "triangular-solve variant for ic0 in the host loop: tassl-deps, tassl-phases, tassl-kernels, "
+                  "levelset, syncfree, cusparse")
+      ->capture_default_str();
+  cmd->add_option("--scheduler", args->scheduler,
+                  "for the task loop and the runtime trsv variants: megakernel, timesliced, controller")
+      ->capture_default_str();
+  cmd->add_option("--task-nnz", args->budgets.nnz, "task loop: most entries per task of a sparse stage")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--task-rows", args->budgets.rows, "task loop: most rows per task of a sparse stage")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--task-vector-rows", args->budgets.vector_rows, "task loop: rows per task of a vector stage")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--blocks-per-sm", args->blocks_per_sm, "task loop, megakernel: resident blocks per SM (0: all that fit)")
+      ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   cmd->add_option("--tol", args->tol, "stop when ||r||/||b|| < tol")->capture_default_str();
   cmd->add_option("--max-iter", args->max_iter, "iteration limit (0: n)")->capture_default_str();

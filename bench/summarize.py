@@ -96,13 +96,18 @@ def pcg(data):
     rows = []
     for m in data:
         for r in m["results"]:
-            rows.append([m["matrix"], r["order"], r["solver"], r["iterations"], f'{r["solve_ms"]:.2f}',
-                         span(r, "min_ms", "max_ms", form=".2f"), f'{r["speedup_vs_cusparse"]:.2f}x',
-                         f'{r["true_residual"]:.1e}', r["status"]])
+            if "error" in r:
+                rows.append([m["matrix"], r["order"], r["solver"], r.get("loop", "host"), "-", "-", "-", "-", "-",
+                             "failed: " + r["error"]])
+                continue
+            speedup = r.get("speedup_vs_cusparse")
+            rows.append([m["matrix"], r["order"], r["solver"], r.get("loop", "host"), r["iterations"],
+                         f'{r["solve_ms"]:.2f}', span(r, "min_ms", "max_ms", form=".2f"),
+                         f"{speedup:.2f}x" if speedup is not None else "-", f'{r["true_residual"]:.1e}', r["status"]])
     return (["## PCG (median time to solution and its range; speedup against cuSPARSE IC(0) PCG of the same "
-             "ordering)", ""] +
-            table(["matrix", "ordering", "solver", "iterations", "solve ms", "range", "vs cuSPARSE", "true residual",
-                   "status"], rows) + [""])
+             "ordering; loop: host = kernel by kernel from the host, tasks = one task program)", ""] +
+            table(["matrix", "ordering", "solver", "loop", "iterations", "solve ms", "range", "vs cuSPARSE",
+                   "true residual", "status"], rows) + [""])
 
 
 def runtime(data):

@@ -1,8 +1,9 @@
 #include "tasks/jacobi/partition.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <stdexcept>
+
+#include "sparse/lanes.hpp"
 
 namespace apiary::jacobi {
 
@@ -14,14 +15,7 @@ std::string at_chunk(std::size_t c, const std::string& what) { return "chunk " +
 
 std::int32_t lanes_for(index_t rows, index_t max_off, std::int64_t off_entries) {
   if (rows <= 1 && max_off > 32) return 0;
-  rows = std::max<index_t>(rows, 1);
-  const auto fit = static_cast<unsigned>(std::max<index_t>(1, kTaskThreads / rows));
-  // At least half the mean row length: with one lane per row, a warp's loads of 19-entry
-  // rows touch 32 cache lines each (chunks of 256 rows, a large nnz budget); with 8
-  // lanes, neighbouring threads read neighbouring entries.
-  const auto half_mean = static_cast<unsigned>(std::max<std::int64_t>(1, off_entries / (2 * std::int64_t{rows})));
-  const auto need = std::bit_ceil(static_cast<unsigned>(std::max<index_t>(1, max_off)));
-  return static_cast<std::int32_t>(std::min({32u, std::max(std::bit_floor(fit), std::bit_floor(half_mean)), need}));
+  return sparse::lanes_per_row(rows, max_off, off_entries, kTaskThreads);
 }
 
 Partition partition_rows(std::span<const index_t> off_row_ptr, const PartitionOptions& options) {

@@ -47,7 +47,7 @@ std::vector<double> default_rhs(index_t n) {
 
 const MethodResult* Comparison::baseline(Order o) const {
   for (const auto& r : results)
-    if (r.order == o && r.method == Method::cusparse_ic0 && r.ok()) return &r;
+    if (r.order == o && r.method == Method::cusparse_ic0 && r.loop == Loop::host && r.ok()) return &r;
   return nullptr;
 }
 
@@ -58,7 +58,7 @@ Comparison compare(const Csr<double>& a, const CompareOptions& o) {
     throw std::invalid_argument("pcg: the matrix is not symmetric (PCG needs a symmetric positive definite matrix)");
   if (o.reps < 1) throw std::invalid_argument("pcg: --reps must be at least 1");
   if (!(o.shift >= 0)) throw std::invalid_argument(fmt::format("pcg: --shift must be >= 0, got {}", o.shift));
-  if (o.orders.empty() || o.methods.empty()) throw std::invalid_argument("pcg: nothing to run");
+  if (o.orders.empty() || o.methods.empty() || o.loops.empty()) throw std::invalid_argument("pcg: nothing to run");
   checked_iteration_limit(o.pcg, a.rows);
   const bool need_factor = std::any_of(o.methods.begin(), o.methods.end(), uses_factor);
   const bool need_diag = std::find(o.methods.begin(), o.methods.end(), Method::jacobi) != o.methods.end();
@@ -96,32 +96,38 @@ Comparison compare(const Csr<double>& a, const CompareOptions& o) {
   for (std::size_t oi = 0; oi < o.orders.size(); ++oi) {
     const Prepared& p = prepared[oi];
     const std::vector<double> pb = sparse::permute_vector(std::span<const double>(b), std::span<const index_t>(p.perm));
-    for (Method m : o.methods) {
-      MethodResult r;
-      r.order = o.orders[oi];
-      r.method = m;
-      try {
-        PcgSolver solver(p.a, m, uses_factor(m) ? &p.factor : nullptr, o.device);
-        r.setup_ms = solver.setup_ms();
-        r.analysis_ms = solver.analysis_ms();
-        PcgResult res = solver.solve(pb, o.pcg);  // warm-up, and the reported run
-        std::vector<double> times;
-        for (int rep = 0; rep < o.reps; ++rep) times.push_back(solver.solve(pb, o.pcg).milliseconds);
-        r.solve_ms = median(times);
-        r.min_ms = *std::min_element(times.begin(), times.end());
-        r.max_ms = *std::max_element(times.begin(), times.end());
-        r.iterations = res.iterations;
-        r.stop = res.stop;
-        r.reason = res.reason;
-        r.residual = res.residual;
-        std::vector<double> x(res.x.size());
-        for (std::size_t i = 0; i < x.size(); ++i) x[p.perm[i]] = res.x[i];
-        r.true_residual = sparse::relative_residual(a, std::span<const double>(x), std::span<const double>(b));
-      } catch (const std::exception& e) {
-        r.error = e.what();
+    for (Method m : o.methods)
+      // The cuSPARSE baseline runs in the host loop whatever the loops asked for.
+      for (Loop loop : m == Method::cusparse_ic0 ? std::vector<Loop>{Loop::host} : o.loops) {
+        MethodResult r;
+        r.order = o.orders[oi];
+        r.method = m;
+        r.loop = loop;
+        try {
+          DeviceOptions device = o.device;
+          device.loop = loop;
+          PcgSolver solver(p.a, m, uses_factor(m) ? &p.factor : nullptr, device);
+          r.setup_ms = solver.setup_ms();
+          r.analysis_ms = solver.analysis_ms();
+          PcgResult res = solver.solve(pb, o.pcg);  // warm-up, and the reported run
+          std::vector<double> times;
+          for (int rep = 0; rep < o.reps; ++rep) times.push_back(solver.solve(pb, o.pcg).milliseconds);
+          r.solve_ms = median(times);
+          r.min_ms = *std::min_element(times.begin(), times.end());
+          r.max_ms = *std::max_element(times.begin(), times.end());
+          r.iterations = res.iterations;
+          r.stop = res.stop;
+          r.reason = res.reason;
+          r.residual = res.residual;
+          r.stage_us = res.stage_us;
+          std::vector<double> x(res.x.size());
+          for (std::size_t i = 0; i < x.size(); ++i) x[p.perm[i]] = res.x[i];
+          r.true_residual = sparse::relative_residual(a, std::span<const double>(x), std::span<const double>(b));
+        } catch (const std::exception& e) {
+          r.error = e.what();
+        }
+        c.results.push_back(std::move(r));
       }
-      c.results.push_back(std::move(r));
-    }
   }
   return c;
 }
@@ -133,6 +139,10 @@ std::string format_comparison(const Comparison& c) {
       "{} timed solve(s) after a warm-up\n",
       c.n, c.nnz, o.pcg.tolerance, o.pcg.max_iterations == 0 ? c.n : o.pcg.max_iterations, o.shift,
       to_string(o.device.trsv), to_string(o.device.scheduler), o.reps);
+  if (std::find(o.loops.begin(), o.loops.end(), Loop::tasks) != o.loops.end())
+    out += fmt::format("task loop: at most {} entries and {} rows per task of a sparse stage, {} rows per task of a "
+                       "vector stage\n",
+                       o.device.budgets.nnz, o.device.budgets.rows, o.device.budgets.vector_rows);
   for (const auto& info : c.orders) {
     out += fmt::format("ordering {:<8} {:.3f} ms (host), bandwidth {}", to_string(info.order), info.ordering_ms,
                        info.bandwidth);
@@ -141,24 +151,32 @@ std::string format_comparison(const Comparison& c) {
       out += fmt::format("; IC(0) on the host {:.3f} ms, nnz(L) {}", info.factor_ms, info.factor_nnz);
     out += "\n";
   }
-  out += fmt::format("{:<8} {:<13} {:>6} {:>10} {:>11} {:>10} {:>10} {:>10} {:>11}  {}\n", "ordering", "solver", "iter",
-                     "setup ms", "solve ms", "ms/iter", "||r||/||b||", "true res", "vs cuSPARSE", "status");
+  out += fmt::format("{:<8} {:<13} {:<5} {:>6} {:>10} {:>11} {:>10} {:>10} {:>10} {:>11}  {}\n", "ordering", "solver",
+                     "loop", "iter", "setup ms", "solve ms", "ms/iter", "||r||/||b||", "true res", "vs cuSPARSE", "status");
   for (const auto& r : c.results) {
     if (!r.error.empty()) {
-      out += fmt::format("{:<8} {:<13} failed: {}\n", to_string(r.order), to_string(r.method), r.error);
+      out += fmt::format("{:<8} {:<13} {:<5} failed: {}\n", to_string(r.order), to_string(r.method), to_string(r.loop),
+                         r.error);
       continue;
     }
     const MethodResult* base = c.baseline(r.order);
-    out += fmt::format("{:<8} {:<13} {:>6} {:>10.3f} {:>11.3f} {:>10.4f} {:>11.2e} {:>10.2e} {:>11}  {}\n",
-                       to_string(r.order), to_string(r.method), r.iterations, r.setup_ms, r.solve_ms,
+    out += fmt::format("{:<8} {:<13} {:<5} {:>6} {:>10.3f} {:>11.3f} {:>10.4f} {:>11.2e} {:>10.2e} {:>11}  {}\n",
+                       to_string(r.order), to_string(r.method), to_string(r.loop), r.iterations, r.setup_ms, r.solve_ms,
                        r.ms_per_iteration(), r.residual, r.true_residual,
                        base != nullptr && r.ok() && r.solve_ms > 0 ? fmt::format("{:.2f}x", base->solve_ms / r.solve_ms)
                                                                    : std::string("-"),
                        r.stop == Stop::converged ? std::string("converged") : r.reason);
   }
-  out += "setup: solver construction (uploads, cuSPARSE/cuBLAS set-up; ic0: host triangular-solve analysis of L and "
-         "L^T). solve: median wall time of the iteration loop (three host reads per iteration). vs cuSPARSE: "
-         "cusparse-ic0 solve time of the same ordering / this one.\n";
+  for (const auto& r : c.results) {
+    if (r.stage_us.empty()) continue;
+    out += fmt::format("{} {} tasks, us per iteration:", to_string(r.order), to_string(r.method));
+    for (const auto& [kind, us] : r.stage_us) out += fmt::format(" {} {:.1f}", kind, us);
+    out += "\n";
+  }
+  out += "setup: solver construction (uploads, cuSPARSE/cuBLAS set-up; ic0 host loop: host triangular-solve analysis "
+         "of L and L^T; task loop: the stage plan). solve: median wall time of the iteration loop (host loop: three "
+         "host reads per iteration; tasks: one task program, no host read until it ends). vs cuSPARSE: cusparse-ic0 "
+         "solve time of the same ordering / this one.\n";
   return out;
 }
 
@@ -177,7 +195,9 @@ nlohmann::json to_json(const Comparison& c) {
   }
   nlohmann::json results = nlohmann::json::array();
   for (const auto& r : c.results) {
-    nlohmann::json j{{"order", std::string(to_string(r.order))}, {"solver", std::string(to_string(r.method))}};
+    nlohmann::json j{{"order", std::string(to_string(r.order))},
+                     {"solver", std::string(to_string(r.method))},
+                     {"loop", std::string(to_string(r.loop))}};
     if (!r.error.empty()) {
       j["error"] = r.error;
     } else {
@@ -192,6 +212,11 @@ nlohmann::json to_json(const Comparison& c) {
       j["ms_per_iteration"] = r.ms_per_iteration();
       j["residual"] = r.residual;
       j["true_residual"] = r.true_residual;
+      if (!r.stage_us.empty()) {
+        nlohmann::json stages = nlohmann::json::object();
+        for (const auto& [kind, us] : r.stage_us) stages[kind] = us;
+        j["stage_us"] = stages;
+      }
       if (const MethodResult* base = c.baseline(r.order); base != nullptr && r.ok() && r.solve_ms > 0)
         j["speedup_vs_cusparse"] = base->solve_ms / r.solve_ms;
     }

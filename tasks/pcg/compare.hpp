@@ -2,7 +2,8 @@
 // same way, with the cuSPARSE-built PCG of the same ordering as the baseline.
 //
 // Per ordering: the permutation (host), P A P^T, its IC(0) factor (host, timed), then
-// per method a PcgSolver (set-up timed), one untimed warm-up solve and `reps` timed
+// per method and loop (the host loop and the task program; cusparse-ic0 has only the
+// host loop) a PcgSolver (set-up timed), one untimed warm-up solve and `reps` timed
 // solves (median). The right-hand side is fixed in the user's numbering
 // (b_i = sin(0.001 i) + 1.5) and permuted with the matrix; the solution is permuted back
 // and the true residual ||b - A x|| / ||b|| computed on the host with the user's A.
@@ -22,6 +23,9 @@ namespace apiary::pcg {
 struct CompareOptions {
   std::vector<Order> orders{kOrders[0], kOrders[1], kOrders[2]};
   std::vector<Method> methods{kMethods.begin(), kMethods.end()};
+  // DeviceOptions::loop is ignored; cusparse-ic0 (the baseline) runs in the host loop
+  // whatever this says.
+  std::vector<Loop> loops{kLoops.begin(), kLoops.end()};
   DeviceOptions device;
   PcgOptions pcg;
   double shift = 0;  // IC(0) of A + shift diag(A)
@@ -31,8 +35,9 @@ struct CompareOptions {
 struct MethodResult {
   Order order = Order::natural;
   Method method = Method::cg;
+  Loop loop = Loop::host;
   double setup_ms = 0;        // PcgSolver construction (uploads, analyses, library set-up)
-  double analysis_ms = 0;     // of which host triangular-solve analysis (ic0)
+  double analysis_ms = 0;     // of which host analysis (PcgSolver::analysis_ms)
   double solve_ms = 0;        // median over reps of the iteration loop
   double min_ms = 0, max_ms = 0;  // range over reps
   int iterations = 0;
@@ -40,6 +45,7 @@ struct MethodResult {
   std::string reason;
   double residual = 0;        // recursive ||r|| / ||b|| at the stop
   double true_residual = 0;   // ||b - A x|| / ||b|| on the host, user's numbering
+  std::vector<std::pair<std::string, double>> stage_us;  // task loop: PcgResult::stage_us
   std::string error;          // the solver threw (a device failure): nothing else is valid
   double ms_per_iteration() const { return iterations > 0 ? solve_ms / iterations : 0; }
   bool ok() const { return error.empty() && stop == Stop::converged; }
@@ -60,7 +66,7 @@ struct Comparison {
   CompareOptions options;
   std::vector<OrderInfo> orders;
   std::vector<MethodResult> results;
-  // The cuSPARSE PCG of the same ordering, when it ran and converged.
+  // The cuSPARSE PCG of the same ordering (host loop), when it ran and converged.
   const MethodResult* baseline(Order o) const;
 };
 

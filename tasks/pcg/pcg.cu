@@ -14,6 +14,7 @@
 #include "sparse/convert.hpp"
 #include "tasks/sptrsv/analysis.hpp"
 #include "tasks/sptrsv/cusparse_check.hpp"
+#include "tasks/pcg/task_loop.hpp"
 
 namespace apiary::pcg {
 
@@ -127,6 +128,14 @@ std::optional<Method> parse_method(std::string_view s) {
   return std::nullopt;
 }
 
+std::string_view to_string(Loop l) { return l == Loop::host ? "host" : "tasks"; }
+
+std::optional<Loop> parse_loop(std::string_view s) {
+  for (Loop l : kLoops)
+    if (s == to_string(l)) return l;
+  return std::nullopt;
+}
+
 HostPreconditioner host_preconditioner(Method m) {
   switch (m) {
     case Method::ic0:
@@ -139,6 +148,8 @@ HostPreconditioner host_preconditioner(Method m) {
 
 struct PcgSolver::Impl {
   Method method = Method::cg;
+  Loop loop = Loop::host;
+  std::unique_ptr<TaskLoop> tasks;  // the task loop; the members below are the host loop's
   index_t n = 0;
   double setup_ms = 0;
   double analysis_ms = 0;
@@ -206,7 +217,16 @@ PcgSolver::PcgSolver(const Csr<double>& a, Method m, const Csr<double>* factor, 
   const auto t0 = Clock::now();
   Impl& s = *impl_;
   s.method = m;
+  s.loop = o.loop;
   s.n = a.rows;
+  if (o.loop == Loop::tasks) {
+    if (!runs_in(m, o.loop))
+      throw std::invalid_argument("pcg: " + std::string(to_string(m)) + " runs in the host loop only");
+    s.tasks = std::make_unique<TaskLoop>(a, host_preconditioner(m), factor, o.scheduler, o.budgets, o.blocks_per_sm);
+    s.analysis_ms = s.tasks->info().analysis_ms;
+    s.setup_ms = ms_since(t0);
+    return;
+  }
   const std::size_t n = static_cast<std::size_t>(a.rows);
   if (m == Method::jacobi) s.diag = to_device(positive_diagonal(a));
   for (DeviceBuffer<double>* v : {&s.x, &s.r, &s.z, &s.p, &s.q, &s.y}) *v = DeviceBuffer<double>(n);
@@ -251,11 +271,13 @@ PcgSolver::PcgSolver(const Csr<double>& a, Method m, const Csr<double>* factor, 
 PcgSolver::~PcgSolver() = default;
 
 Method PcgSolver::method() const { return impl_->method; }
+Loop PcgSolver::loop() const { return impl_->loop; }
 double PcgSolver::setup_ms() const { return impl_->setup_ms; }
 double PcgSolver::analysis_ms() const { return impl_->analysis_ms; }
 
 PcgResult PcgSolver::solve(std::span<const double> b, const PcgOptions& o) {
   Impl& s = *impl_;
+  if (s.tasks) return s.tasks->solve(b, o);
   if (b.size() != static_cast<std::size_t>(s.n))
     throw std::invalid_argument("pcg: b has " + std::to_string(b.size()) + " entries, the matrix " +
                                 std::to_string(s.n) + " rows");

@@ -17,6 +17,15 @@
 //   PcgSolver s(a, Method::ic0, &l, {.trsv = sptrsv::Variant::tassl_deps});
 //   PcgResult r = s.solve(b, {.tolerance = 1e-8});
 //
+// Two loops drive the iteration (DeviceOptions::loop):
+//
+//   host   the loop above, kernel by kernel from the host (three host reads per
+//          iteration); every method
+//   tasks  the whole iteration as one task program on the runtime (task_loop.hpp,
+//          stage_plan.hpp): SpMV, reductions, vector updates and the preconditioner as
+//          chunk tasks, the tests on the device, one launch per solve. ic0 solves with
+//          L and L^T level set by level set; jacobi and cg too. Not cusparse-ic0.
+//
 // This header needs no CUDA compiler.
 #pragma once
 
@@ -29,6 +38,7 @@
 #include "runtime/scheduler.hpp"
 #include "sparse/formats.hpp"
 #include "tasks/pcg/pcg_reference.hpp"
+#include "tasks/pcg/stage_plan.hpp"
 #include "tasks/sptrsv/solver.hpp"
 
 namespace apiary::pcg {
@@ -42,18 +52,29 @@ constexpr bool uses_factor(Method m) { return m == Method::ic0 || m == Method::c
 // The host reference with the same preconditioner.
 HostPreconditioner host_preconditioner(Method m);
 
+enum class Loop { host, tasks };
+inline constexpr std::array<Loop, 2> kLoops{Loop::host, Loop::tasks};
+std::string_view to_string(Loop l);  // "host", "tasks"
+std::optional<Loop> parse_loop(std::string_view s);
+// Whether method m can run in loop l (cusparse-ic0: the host loop only).
+constexpr bool runs_in(Method m, Loop l) { return l == Loop::host || m != Method::cusparse_ic0; }
+
 struct DeviceOptions {
-  sptrsv::Variant trsv = sptrsv::Variant::tassl_deps;  // for Method::ic0
-  Scheduler scheduler = Scheduler::megakernel;          // for the trsv variants on the runtime
+  Loop loop = Loop::host;
+  sptrsv::Variant trsv = sptrsv::Variant::tassl_deps;  // for Method::ic0 in the host loop
+  Scheduler scheduler = Scheduler::megakernel;          // for the task loop and the trsv variants on the runtime
+  StageBudgets budgets{};                               // task loop: chunk sizes (stage_plan.hpp)
+  int blocks_per_sm = 0;                                // task loop, megakernel: 0 = as many as fit
 };
 
 class PcgSolver {
  public:
   // a: square SPD (n > 0); factor: its IC(0) L (lower, diagonal last in each row) for
   // ic0 and cusparse-ic0, ignored otherwise. Uploads, builds the preconditioner (for
-  // ic0 the triangular-solve analysis of L and L^T on the host) and the cuSPARSE/cuBLAS
-  // objects. Throws std::invalid_argument for bad input, positive_diagonal's error for
-  // jacobi, CudaError/CusparseError/std::runtime_error for device failures. Needs a GPU.
+  // ic0 the triangular-solve analysis of L and L^T on the host; in the task loop the
+  // stage plan) and the cuSPARSE/cuBLAS objects. Throws std::invalid_argument for bad
+  // input (cusparse-ic0 in the task loop too), positive_diagonal's error for jacobi,
+  // CudaError/CusparseError/std::runtime_error for device failures. Needs a GPU.
   PcgSolver(const sparse::Csr<double>& a, Method m, const sparse::Csr<double>* factor, const DeviceOptions& o = {});
   ~PcgSolver();
   PcgSolver(const PcgSolver&) = delete;
@@ -64,8 +85,10 @@ class PcgSolver {
   PcgResult solve(std::span<const double> b, const PcgOptions& o);
 
   Method method() const;
+  Loop loop() const;
   double setup_ms() const;     // constructor wall time (uploads, analyses, library set-up)
-  double analysis_ms() const;  // ic0: host triangular-solve analysis of L and L^T (part of setup_ms)
+  double analysis_ms() const;  // host analysis (part of setup_ms): ic0's triangular-solve analysis of L and
+                               // L^T; in the task loop the stage plan
 
  private:
   struct Impl;

@@ -16,6 +16,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "sparse/formats.hpp"
@@ -41,6 +42,10 @@ struct PcgResult {
   std::string reason;          // one line: why it stopped (for breakdown and max-iterations)
   std::vector<double> history; // ||r|| / ||b|| after each iteration
   double milliseconds = 0;     // the iteration loop (GPU formulations: wall time incl. host reads)
+  // The task loop only: where an iteration's time goes, per kind of stage ("forward",
+  // "spmv", ...; stage_plan.hpp), microseconds per iteration, the mean over the first
+  // iterations (task_loop.hpp); empty otherwise.
+  std::vector<std::pair<std::string, double>> stage_us;
   bool converged() const { return stop == Stop::converged; }
 };
 

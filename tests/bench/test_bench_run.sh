@@ -30,6 +30,9 @@ case ${1:-} in
       "$dir/summary.md" || { grep random_spd "$dir/summary.md"; exit 1; }
     grep -q "| dependency hop (chain of 10000) | 2.65 us/hop (-) | kernel launch per hop: 3.19 | <= 1 us: not yet |" \
       "$dir/summary.md" || { grep -A8 "## Headline" "$dir/summary.md"; exit 1; }
+    # PCG files from before the task loop: every row is the host loop.
+    grep -q "| poisson2d:200 | natural | cusparse-ic0 | host | 189 | 230.78 | - | 1.00x | 8.6e-09 | converged |" \
+      "$dir/summary.md" || { grep -A4 "## PCG" "$dir/summary.md"; exit 1; }
     for s in "## Headline" "## Jacobi" "## RCM" "## PCG" "## Runtime"; do grep -q "$s" "$dir/summary.md" || { echo "no section $s"; exit 1; }; done
     # Jacobi rows name their nnz budget ("-" in files from before bench_jacobi --nnz-budget).
     grep -q "| dd:526:11:27 | 9934 | - | kernels | - | 21.11 | - | 1.00x | 0.42x | 0% |" "$dir/summary.md" ||

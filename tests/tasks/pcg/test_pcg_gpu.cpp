@@ -1,8 +1,10 @@
 // The GPU PCG formulations (ic0 with the triangular-solve module, cusparse-ic0, jacobi,
-// cg) in every ordering against the host reference: converged, true residual below
-// 10 tol, iteration counts within a few of the reference (GPU and host reductions round
-// differently); exact agreement where the arithmetic is the same. Breakdown and
-// non-convergence paths. compare()'s input errors need no GPU and run everywhere.
+// cg), in the host loop and (except cusparse-ic0) the task loop, in every ordering
+// against the host reference: converged, true residual below 10 tol, iteration counts
+// within a few of the reference (GPU and host reductions round differently); the same
+// iteration counts in both loops; exact agreement where the arithmetic is the same.
+// Breakdown and non-convergence paths in both loops. compare()'s input errors need no
+// GPU and run everywhere.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,6 +17,7 @@
 #include "tasks/pcg/ic0.hpp"
 #include "tasks/pcg/ordering.hpp"
 #include "tasks/pcg/pcg.hpp"
+#include "tasks/pcg/task_loop.hpp"
 #include "tests/gpu_test.hpp"
 #include "tests/tasks/pcg/pcg_cases.hpp"
 
@@ -49,22 +52,25 @@ void check_all(const testing::SpdCase& c, const std::vector<Method>& methods, bo
   for (Order o : kOrders) {
     const Prepared p = prepare(c.a, o);
     ASSERT_GE(p.shift, 0) << c.name << ": IC(0) breaks down even with shift 1";
-    for (Method m : methods) {
-      SCOPED_TRACE(c.name + " " + std::string(to_string(o)) + " " + std::string(to_string(m)));
-      const PcgResult ref = pcg_reference(p.a, p.b, host_preconditioner(m), &p.l, opt);
-      ASSERT_TRUE(ref.converged()) << "host reference: " << ref.reason;
-      PcgSolver solver(p.a, m, uses_factor(m) ? &p.l : nullptr);
-      const PcgResult r = solver.solve(p.b, opt);
-      EXPECT_TRUE(r.converged()) << r.reason;
-      EXPECT_LT(r.residual, opt.tolerance);
-      EXPECT_LT(sparse::relative_residual(p.a, std::span<const double>(r.x), std::span<const double>(p.b)),
-                10 * opt.tolerance);
-      EXPECT_LE(std::abs(r.iterations - ref.iterations), iteration_slack(ref.iterations, ill_conditioned))
-          << "gpu " << r.iterations << " host " << ref.iterations;
-      // The first iterations agree closely with the reference.
-      ASSERT_FALSE(r.history.empty());
-      EXPECT_NEAR(r.history[0], ref.history[0], 1e-8 * ref.history[0]);
-    }
+    for (Method m : methods)
+      for (Loop loop : kLoops) {
+        if (!runs_in(m, loop)) continue;
+        SCOPED_TRACE(c.name + " " + std::string(to_string(o)) + " " + std::string(to_string(m)) + " " +
+                     std::string(to_string(loop)));
+        const PcgResult ref = pcg_reference(p.a, p.b, host_preconditioner(m), &p.l, opt);
+        ASSERT_TRUE(ref.converged()) << "host reference: " << ref.reason;
+        PcgSolver solver(p.a, m, uses_factor(m) ? &p.l : nullptr, {.loop = loop});
+        const PcgResult r = solver.solve(p.b, opt);
+        EXPECT_TRUE(r.converged()) << r.reason;
+        EXPECT_LT(r.residual, opt.tolerance);
+        EXPECT_LT(sparse::relative_residual(p.a, std::span<const double>(r.x), std::span<const double>(p.b)),
+                  10 * opt.tolerance);
+        EXPECT_LE(std::abs(r.iterations - ref.iterations), iteration_slack(ref.iterations, ill_conditioned))
+            << "gpu " << r.iterations << " host " << ref.iterations;
+        // The first iterations agree closely with the reference.
+        ASSERT_FALSE(r.history.empty());
+        EXPECT_NEAR(r.history[0], ref.history[0], 1e-8 * ref.history[0]);
+      }
   }
 }
 
@@ -120,14 +126,103 @@ TEST(PcgGpu, IdenticalWhereArithmeticIsTheSame) {
 TEST(PcgGpu, ReportsNonConvergence) {
   APIARY_REQUIRE_GPU();
   const Prepared p = prepare(sparse::poisson3d<double>(12, 12, 12), Order::natural);
-  for (Method m : kMethods) {
-    SCOPED_TRACE(std::string(to_string(m)));
-    PcgSolver solver(p.a, m, uses_factor(m) ? &p.l : nullptr);
-    const PcgResult r = solver.solve(p.b, {.tolerance = 1e-8, .max_iterations = 3});
-    EXPECT_EQ(r.stop, Stop::max_iterations);
-    EXPECT_EQ(r.iterations, 3);
-    EXPECT_NE(r.reason.find("not converged after 3 iterations"), std::string::npos) << r.reason;
+  for (Method m : kMethods)
+    for (Loop loop : kLoops) {
+      if (!runs_in(m, loop)) continue;
+      SCOPED_TRACE(std::string(to_string(m)) + " " + std::string(to_string(loop)));
+      PcgSolver solver(p.a, m, uses_factor(m) ? &p.l : nullptr, {.loop = loop});
+      const PcgResult r = solver.solve(p.b, {.tolerance = 1e-8, .max_iterations = 3});
+      EXPECT_EQ(r.stop, Stop::max_iterations);
+      EXPECT_EQ(r.iterations, 3);
+      EXPECT_EQ(r.history.size(), 3u);
+      EXPECT_NE(r.reason.find("not converged after 3 iterations"), std::string::npos) << r.reason;
+    }
+}
+
+// The task program runs the host loop's iteration: on the same ordering both take the
+// same number of iterations (the requirement), for every preconditioner it has.
+TEST(PcgGpu, TaskLoopTakesTheHostLoopsIterations) {
+  APIARY_REQUIRE_GPU();
+  for (const auto& c : testing::generated_cases())
+    for (Order o : kOrders) {
+      const Prepared p = prepare(c.a, o);
+      for (Method m : {Method::ic0, Method::jacobi, Method::cg}) {
+        SCOPED_TRACE(c.name + " " + std::string(to_string(o)) + " " + std::string(to_string(m)));
+        const Csr<double>* l = uses_factor(m) ? &p.l : nullptr;
+        PcgSolver host(p.a, m, l, {.loop = Loop::host}), tasks(p.a, m, l, {.loop = Loop::tasks});
+        const PcgResult a = host.solve(p.b, {}), b = tasks.solve(p.b, {});
+        EXPECT_TRUE(b.converged()) << b.reason;
+        EXPECT_EQ(a.iterations, b.iterations);
+        ASSERT_EQ(a.history.size(), b.history.size());
+        for (std::size_t k = 0; k < a.history.size(); ++k)
+          EXPECT_NEAR(b.history[k], a.history[k], 1e-6 * a.history[k]) << "iteration " << k + 1;
+      }
+    }
+}
+
+// Under every scheduler, and a repeated solve gives the same bits (the reductions have
+// a fixed order).
+TEST(PcgGpu, TaskLoopEverySchedulerAndRepeatable) {
+  APIARY_REQUIRE_GPU();
+  const Prepared p = prepare(sparse::poisson2d<double>(30, 30), Order::color);
+  const PcgResult ref = pcg_reference(p.a, p.b, HostPreconditioner::ic0, &p.l, {});
+  for (Scheduler sched : available_schedulers()) {
+    SCOPED_TRACE(std::string(to_string(sched)));
+    PcgSolver solver(p.a, Method::ic0, &p.l, {.loop = Loop::tasks, .scheduler = sched});
+    const PcgResult a = solver.solve(p.b, {}), b = solver.solve(p.b, {});
+    EXPECT_TRUE(a.converged()) << a.reason;
+    EXPECT_LE(std::abs(a.iterations - ref.iterations), 3);
+    EXPECT_EQ(a.iterations, b.iterations);
+    EXPECT_EQ(a.x, b.x);
+    EXPECT_EQ(a.history, b.history);
+    // The stage profile names every kind of stage of the ic0 cycle once, in cycle order.
+    std::vector<std::string> kinds;
+    double total = 0;
+    for (const auto& [kind, us] : a.stage_us) {
+      kinds.push_back(kind);
+      EXPECT_GE(us, 0) << kind;
+      total += us;
+    }
+    EXPECT_EQ(kinds, (std::vector<std::string>{"forward", "backward", "direction", "spmv", "update"}));
+    EXPECT_GT(total, 0);
   }
+}
+
+// Stages of a few rows and of one long row: Poisson 2D with budgets of 8 entries and 4
+// rows gives hundreds of tasks per stage; a row of every column (an arrow matrix) is a
+// chunk of its own with 32 lanes.
+TEST(PcgGpu, TaskLoopSmallChunksAndLongRows) {
+  APIARY_REQUIRE_GPU();
+  Csr<double> arrow;
+  const index_t n = 300;
+  arrow.rows = arrow.cols = n;
+  for (index_t i = 0; i < n; ++i) {
+    if (i == 0) {
+      for (index_t j = 0; j < n; ++j) {
+        arrow.col.push_back(j);
+        arrow.val.push_back(j == 0 ? 2.0 * n : 1.0);
+      }
+    } else {
+      arrow.col.insert(arrow.col.end(), {0, i});
+      arrow.val.insert(arrow.val.end(), {1.0, 3.0});
+    }
+    arrow.row_ptr.push_back(static_cast<index_t>(arrow.col.size()));
+  }
+  for (const Csr<double>& m : {arrow, sparse::poisson2d<double>(20, 20)}) {
+    const Prepared p = prepare(m, Order::natural);
+    const PcgResult ref = pcg_reference(p.a, p.b, HostPreconditioner::ic0, &p.l, {});
+    TaskLoop loop(p.a, HostPreconditioner::ic0, &p.l, Scheduler::megakernel, {.nnz = 8, .rows = 4, .vector_rows = 16});
+    const PcgResult r = loop.solve(p.b, {});
+    EXPECT_TRUE(r.converged()) << r.reason;
+    EXPECT_LE(std::abs(r.iterations - ref.iterations), 3) << "gpu " << r.iterations << " host " << ref.iterations;
+    EXPECT_LT(sparse::relative_residual(p.a, std::span<const double>(r.x), std::span<const double>(p.b)), 1e-7);
+  }
+}
+
+TEST(PcgGpu, TaskLoopRefusesTheCusparseBaseline) {
+  APIARY_REQUIRE_GPU();
+  const Prepared p = prepare(sparse::poisson2d<double>(8, 8), Order::natural);
+  EXPECT_THROW(PcgSolver(p.a, Method::cusparse_ic0, &p.l, {.loop = Loop::tasks}), std::invalid_argument);
 }
 
 Csr<double> indefinite() {
@@ -147,12 +242,16 @@ TEST(PcgGpu, BreakdownOnIndefiniteMatrix) {
   a.col = {0, 1};
   a.val = {1.0, -1.0};
   const std::vector<double> b{1.0, 1.0};
-  PcgSolver solver(a, Method::cg, nullptr);
-  const PcgResult r = solver.solve(b, {});
-  EXPECT_EQ(r.stop, Stop::breakdown);
-  EXPECT_EQ(r.iterations, 0);
-  EXPECT_NE(r.reason.find("p.Ap"), std::string::npos) << r.reason;
-  EXPECT_THROW(PcgSolver(a, Method::jacobi, nullptr), std::invalid_argument);
+  for (Loop loop : kLoops) {
+    SCOPED_TRACE(std::string(to_string(loop)));
+    PcgSolver solver(a, Method::cg, nullptr, {.loop = loop});
+    const PcgResult r = solver.solve(b, {});
+    EXPECT_EQ(r.stop, Stop::breakdown);
+    EXPECT_EQ(r.iterations, 0);
+    EXPECT_NE(r.reason.find("p.Ap"), std::string::npos) << r.reason;
+    EXPECT_NE(r.reason.find("iteration 1"), std::string::npos) << r.reason;
+    EXPECT_THROW(PcgSolver(a, Method::jacobi, nullptr, {.loop = loop}), std::invalid_argument);
+  }
 }
 
 // Input errors come before the GPU check: these pass on any machine.
@@ -189,9 +288,10 @@ TEST(PcgCompare, RejectsUnsymmetricAndBadOptions) {
 TEST(PcgCompare, RunsEveryOrderingAndSolver) {
   APIARY_REQUIRE_GPU();
   const Comparison c = compare(sparse::poisson2d<double>(30, 30), {});
-  ASSERT_EQ(c.results.size(), 3u * kMethods.size());
+  ASSERT_EQ(c.results.size(), 3u * (2 * kMethods.size() - 1));  // cusparse-ic0: host loop only
   for (const auto& r : c.results) {
-    SCOPED_TRACE(std::string(to_string(r.order)) + " " + std::string(to_string(r.method)));
+    SCOPED_TRACE(std::string(to_string(r.order)) + " " + std::string(to_string(r.method)) + " " +
+                 std::string(to_string(r.loop)));
     EXPECT_TRUE(r.error.empty()) << r.error;
     EXPECT_TRUE(r.ok()) << r.reason;
     EXPECT_LT(r.true_residual, 1e-7);

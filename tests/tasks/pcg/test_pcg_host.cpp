@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <numeric>
 
@@ -10,6 +11,8 @@
 #include "sparse/reference.hpp"
 #include "tasks/pcg/ordering.hpp"
 #include "tasks/pcg/pcg_reference.hpp"
+#include "tasks/pcg/stage_plan.hpp"
+#include "sparse/transform.hpp"
 #include "tests/tasks/pcg/pcg_cases.hpp"
 
 namespace apiary::pcg {
@@ -276,6 +279,164 @@ TEST(PcgReference, ConvergesOnSharedSpdMatrices) {
       std::printf("  %-10s %-8s shift %-6g iterations %d\n", c.name.c_str(), std::string(to_string(o)).c_str(), shift,
                   r.iterations);
     }
+}
+
+
+// ---- the task program's stage plan ----
+
+// Every position of a sweep depends only on positions of earlier levels, every row is
+// at exactly one position, and the entries are the factor's strict triangle.
+void check_sweep(const SweepTriangle& t, const Csr<double>& f, bool upper) {
+  const auto n = static_cast<std::size_t>(f.rows);
+  ASSERT_EQ(t.rows.size(), n);
+  std::vector<index_t> level_of(n, -1), pos_of(n, -1);
+  for (index_t l = 0; l < t.levels(); ++l)
+    for (index_t pos = t.level_ptr[l]; pos < t.level_ptr[l + 1]; ++pos) {
+      ASSERT_EQ(pos_of[t.rows[pos]], -1) << "row " << t.rows[pos] << " twice";
+      pos_of[t.rows[pos]] = pos;
+      level_of[t.rows[pos]] = l;
+    }
+  for (index_t pos = 0; pos < f.rows; ++pos) {
+    const index_t i = t.rows[pos];
+    EXPECT_EQ(t.row_ptr[pos + 1] - t.row_ptr[pos], f.row_end(i) - f.row_begin(i) - 1) << "row " << i;
+    for (index_t k = t.row_ptr[pos]; k < t.row_ptr[pos + 1]; ++k) {
+      const index_t j = t.col[k];
+      EXPECT_TRUE(upper ? j > i : j < i) << i << ", " << j;
+      EXPECT_LT(level_of[j], level_of[i]) << "row " << i << " reads row " << j << " of the same or a later level";
+    }
+    EXPECT_NE(t.diag[pos], 0.0);
+  }
+}
+
+// The chunks of each stage cover its positions once, in order, within the budgets.
+void check_plan(const StagePlan& plan, std::span<const index_t> a_row_ptr, const SweepTriangle* lower,
+                const SweepTriangle* upper, const StageBudgets& b) {
+  const auto n = static_cast<index_t>(a_row_ptr.size() - 1);
+  index_t forward = 0, backward = 0;
+  for (std::size_t s = 0; s < plan.stages.size(); ++s) {
+    const Stage& st = plan.stages[s];
+    SCOPED_TRACE("stage " + std::to_string(s) + " " + std::string(to_string(st.kind)));
+    index_t begin = 0, end = n;
+    std::span<const index_t> row_ptr = a_row_ptr;
+    if (st.kind == StageKind::forward) {
+      begin = lower->level_ptr[forward];
+      end = lower->level_ptr[++forward];
+      row_ptr = lower->row_ptr;
+    } else if (st.kind == StageKind::backward) {
+      begin = upper->level_ptr[backward];
+      end = upper->level_ptr[++backward];
+      row_ptr = upper->row_ptr;
+    }
+    const bool sparse_stage = st.kind == StageKind::forward || st.kind == StageKind::backward || st.kind == StageKind::spmv;
+    index_t at = begin;
+    ASSERT_GT(st.chunk_count, 0);
+    EXPECT_LE(st.chunk_count, plan.max_chunks);
+    for (std::int32_t c = st.first_chunk; c < st.first_chunk + st.chunk_count; ++c) {
+      const StageChunk& ch = plan.chunks[static_cast<std::size_t>(c)];
+      EXPECT_EQ(ch.stage, static_cast<std::int32_t>(s));
+      EXPECT_EQ(ch.begin, at);
+      EXPECT_GT(ch.end, ch.begin);
+      EXPECT_TRUE(std::has_single_bit(static_cast<unsigned>(ch.lanes)) && ch.lanes <= 32) << ch.lanes;
+      if (sparse_stage) {
+        EXPECT_LE(ch.end - ch.begin, b.rows);
+        if (ch.end - ch.begin > 1) {
+          EXPECT_LE(row_ptr[ch.end] - row_ptr[ch.begin], b.nnz);
+        }
+      } else {
+        EXPECT_LE(ch.end - ch.begin, b.vector_rows);
+        EXPECT_EQ(ch.lanes, 1);
+      }
+      at = ch.end;
+    }
+    EXPECT_EQ(at, end);
+  }
+  if (lower != nullptr) {
+    EXPECT_EQ(forward, lower->levels());
+    EXPECT_EQ(backward, upper->levels());
+  }
+}
+
+TEST(StagePlan, Ic0CycleOnEveryOrdering) {
+  for (const auto& c : generated_cases())
+    for (Order o : kOrders) {
+      SCOPED_TRACE(c.name + " " + std::string(to_string(o)));
+      const Ordering ord = make_ordering(c.a, o);
+      const Csr<double> a = sparse::permute_symmetric(c.a, std::span<const index_t>(ord.perm));
+      const auto [shift, l] = testing::factor_with_smallest_shift(a);
+      ASSERT_GE(shift, 0);
+      const Csr<double> u = sparse::transpose(l);
+      const SweepTriangle lower = sweep_triangle(l, false), upper = sweep_triangle(u, true);
+      check_sweep(lower, l, false);
+      check_sweep(upper, u, true);
+      // Rows of one colour are independent: at most as many levels as colours.
+      if (o == Order::color) {
+        EXPECT_LE(lower.levels(), ord.colors);
+        EXPECT_LE(upper.levels(), ord.colors);
+      }
+      for (const StageBudgets b : {StageBudgets{}, StageBudgets{.nnz = 8, .rows = 4, .vector_rows = 16}}) {
+        const StagePlan plan = plan_stages(a.row_ptr, HostPreconditioner::ic0, &lower, &upper, b);
+        check_plan(plan, a.row_ptr, &lower, &upper, b);
+        const auto levels = static_cast<std::size_t>(lower.levels() + upper.levels());
+        ASSERT_EQ(plan.stages.size(), levels + 3);
+        EXPECT_EQ(plan.direction_stage, static_cast<std::int32_t>(levels));
+        EXPECT_EQ(plan.stages[levels + 1].kind, StageKind::spmv);
+        EXPECT_EQ(plan.stages[levels + 2].kind, StageKind::update);
+        // Who reduces what: the last backward stage all backward chunks, spmv and update
+        // their own; nobody else.
+        const Stage& first_back = plan.stages[static_cast<std::size_t>(lower.levels())];
+        for (std::size_t s = 0; s < plan.stages.size(); ++s) {
+          const Stage& st = plan.stages[s];
+          if (s == levels - 1) {
+            EXPECT_EQ(st.reduce_first, first_back.first_chunk);
+            EXPECT_EQ(st.reduce_first + st.reduce_count, st.first_chunk + st.chunk_count);
+          } else if (st.kind == StageKind::spmv || st.kind == StageKind::update) {
+            EXPECT_EQ(st.reduce_first, st.first_chunk);
+            EXPECT_EQ(st.reduce_count, st.chunk_count);
+          } else {
+            EXPECT_EQ(st.reduce_count, 0) << "stage " << s;
+          }
+        }
+      }
+    }
+}
+
+// Poisson 2D in colour order is red-black: one level of each colour per sweep.
+TEST(StagePlan, RedBlackPoissonHasTwoLevelsPerSweep) {
+  const Csr<double> p = sparse::poisson2d<double>(16, 16);
+  const Ordering ord = make_ordering(p, Order::color);
+  ASSERT_EQ(ord.colors, 2);
+  const Csr<double> a = sparse::permute_symmetric(p, std::span<const index_t>(ord.perm));
+  const Csr<double> l = ic0_reference(a, 0);
+  EXPECT_EQ(sweep_triangle(l, false).levels(), 2);
+  EXPECT_EQ(sweep_triangle(sparse::transpose(l), true).levels(), 2);
+}
+
+TEST(StagePlan, JacobiAndPlainCgHaveFourStages) {
+  const Csr<double> a = sparse::poisson2d<double>(30, 30);
+  for (HostPreconditioner m : {HostPreconditioner::jacobi, HostPreconditioner::none}) {
+    const StagePlan plan = plan_stages(a.row_ptr, m, nullptr, nullptr);
+    check_plan(plan, a.row_ptr, nullptr, nullptr, {});
+    ASSERT_EQ(plan.stages.size(), 4u);
+    EXPECT_EQ(plan.stages[0].kind, m == HostPreconditioner::jacobi ? StageKind::scale : StageKind::copy);
+    EXPECT_EQ(plan.stages[0].reduce_count, plan.stages[0].chunk_count);
+    EXPECT_EQ(plan.direction_stage, 1);
+  }
+}
+
+TEST(StagePlan, RefusesBadInput) {
+  const Csr<double> a = sparse::poisson2d<double>(4, 4);
+  EXPECT_THROW(plan_stages(a.row_ptr, HostPreconditioner::ic0, nullptr, nullptr), std::invalid_argument);
+  EXPECT_THROW(plan_stages(a.row_ptr, HostPreconditioner::none, nullptr, nullptr, {.nnz = 0}), std::invalid_argument);
+  // A full matrix is not a triangle; a zero diagonal is refused naming the row.
+  EXPECT_THROW(sweep_triangle(a, false), std::invalid_argument);
+  Csr<double> l = ic0_reference(a, 0);
+  l.val[static_cast<std::size_t>(l.row_end(5) - 1)] = 0;
+  try {
+    sweep_triangle(l, false);
+    FAIL() << "expected an error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("row 5"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

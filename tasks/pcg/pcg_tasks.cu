@@ -1,0 +1,575 @@
+// The PCG iteration as one task program: Program<Phaseless<StageTask>>, one task per
+// chunk of a stage (stage_plan.hpp gives the cycle). A task does its chunk's work and
+// leaves its partial sum; the last task of a stage to arrive (a per-stage counter)
+// sums the stage's partials in chunk order, decides (pcg_reference.hpp's tests, in its
+// order) and enqueues the next stage's chunks with one fan-out. The run ends when a
+// decision stops: no task is left.
+//
+// Memory ordering, as in the Jacobi task programs (tasks/jacobi/device.cuh): a task's
+// writes are ordered before its arrival by a barrier over its threads and the acq_rel
+// counter; the last arrival's enqueue releases them to the next stage's tasks, whose
+// claim acquires. Vectors written in the run are read with plain loads (never __ldg,
+// whose cache is not coherent), the scalars with __ldcg; matrix data with __ldg.
+//
+// Reductions are deterministic: a fixed butterfly per warp and the warps in order per
+// task, the partials in chunk order per stage. A repeated solve gives the same bits.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+#include "runtime/portable.hpp"
+#include "sparse/convert.hpp"
+#include "schedulers/run.cuh"
+#include "tasks/pcg/task_loop.hpp"
+
+namespace apiary::pcg {
+
+namespace {
+
+constexpr int kThreads = 256;
+
+enum StopCode : int { kRunning = 0, kConverged = 1, kMaxIterations = 2, kBreakdown = 3 };
+enum BreakdownWhat : int { kPq = 0, kRz = 1, kRnorm = 2 };
+
+// Written by the deciders (one at a time: stages run in order), read by the next
+// stages' tasks and by the host after the run.
+struct LoopState {
+  int iteration = 0;  // completed iterations
+  int stop = kRunning;
+  int what = kPq;  // breakdown: which value
+  int limit = 0;
+  double b_norm = 1;
+  double tolerance = 0;
+  double rz = 0;
+  double alpha = 0;
+  double beta = 0;
+  double residual = 1;  // ||r|| / ||b|| after the last iteration
+  double bad_value = 0;  // breakdown: the value
+};
+
+// A triangle's sweep on the device (SweepTriangle).
+struct DeviceSweep {
+  const index_t* rows = nullptr;
+  const index_t* row_ptr = nullptr;
+  const index_t* col = nullptr;
+  const double* val = nullptr;
+  const double* diag = nullptr;
+};
+
+struct LoopData {
+  int stage_count = 0;
+  const Stage* stages = nullptr;
+  const StageChunk* chunks = nullptr;
+  const index_t* a_ptr = nullptr;
+  const index_t* a_col = nullptr;
+  const double* a_val = nullptr;
+  DeviceSweep lower, upper;
+  const double* a_diag = nullptr;  // jacobi
+  double *x = nullptr, *r = nullptr, *z = nullptr, *p = nullptr, *q = nullptr, *y = nullptr;
+  double* partial = nullptr;    // per chunk
+  unsigned* arrivals = nullptr;  // per stage
+  double* history = nullptr;    // limit entries
+  unsigned long long* stage_end = nullptr;  // kProfiledPasses x stage_count: global timer, ns
+  LoopState* state = nullptr;
+};
+
+struct Scratch {
+  double warp[kThreads / 32];
+  int flag;
+};
+
+struct StageItem {
+  std::int32_t chunk;
+  std::int32_t stage;
+};
+
+// Sum over the task's threads, valid in rank 0, in a fixed order. Every thread calls it.
+template <class Ctx>
+__device__ double task_sum(double v, int rank, Scratch* s, const Ctx& ctx) {
+  for (int off = 16; off > 0; off >>= 1) v += __shfl_xor_sync(0xffffffffu, v, off);
+  if ((rank & 31) == 0) s->warp[rank >> 5] = v;
+  ctx.sync();
+  double total = 0;
+  if (rank == 0)
+    for (int w = 0; w < kThreads / 32; ++w) total += s->warp[w];
+  ctx.sync();  // s->warp may be reused
+  return total;
+}
+
+// For each row (position) of c: the dot product of its entries with v, `lanes` threads
+// a row, `Passes` rows per thread group at once (independent chains of loads in
+// flight: a chunk of many short rows is otherwise bound by latency); then
+// finish(pos, sum) in the row's lane 0. Every thread runs the same number of passes
+// (the butterfly needs all lanes of a warp).
+template <int Passes, class Finish>
+__device__ void sweep_rows(const StageChunk& c, const index_t* row_ptr, const index_t* col, const double* val,
+                           const double* v, int rank, Finish&& finish) {
+  const int lanes = c.lanes;
+  const int groups = kThreads / lanes;
+  const int group = rank / lanes;
+  const int lane = rank % lanes;
+  for (int base = c.begin; base < c.end; base += Passes * groups) {
+    double acc[Passes];
+    int k[Passes], end[Passes];
+#pragma unroll
+    for (int u = 0; u < Passes; ++u) {
+      const int pos = base + u * groups + group;
+      const bool active = pos < c.end;
+      acc[u] = 0;
+      k[u] = active ? __ldg(row_ptr + pos) + lane : 0;
+      end[u] = active ? __ldg(row_ptr + pos + 1) : 0;
+    }
+    for (bool more = true; more;) {
+      more = false;
+#pragma unroll
+      for (int u = 0; u < Passes; ++u)
+        if (k[u] < end[u]) {
+          acc[u] += __ldg(val + k[u]) * v[__ldg(col + k[u])];
+          k[u] += lanes;
+          more = true;
+        }
+    }
+#pragma unroll
+    for (int u = 0; u < Passes; ++u) {
+      if (base + u * groups >= c.end) break;  // the same for every thread of the task
+      double sum = acc[u];
+      for (int off = lanes >> 1; off > 0; off >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, off);
+      const int pos = base + u * groups + group;
+      if (pos < c.end && lane == 0) finish(pos, sum);
+    }
+  }
+}
+
+constexpr int kPasses = 4;
+
+template <class Finish>
+__device__ void sweep(const StageChunk& c, const index_t* row_ptr, const index_t* col, const double* val,
+                      const double* v, int rank, Finish&& finish) {
+  if (c.end - c.begin > kThreads / c.lanes)
+    sweep_rows<kPasses>(c, row_ptr, col, val, v, rank, finish);
+  else
+    sweep_rows<1>(c, row_ptr, col, val, v, rank, finish);
+}
+
+struct Pair {
+  double a, b;
+};
+struct Quad {
+  double a, b, c, d;
+};
+
+// apply(i, load(i)) for every row i of an elementwise chunk, kUnroll rows per thread at
+// once: their loads are all issued before the first store (the vectors might alias as
+// far as the compiler knows, so it would not move a load above a store itself).
+constexpr int kUnroll = 4;
+template <class Load, class Apply>
+__device__ void each_row(const StageChunk& c, int rank, Load&& load, Apply&& apply) {
+  for (int base = c.begin + rank; base < c.end; base += kUnroll * kThreads) {
+    decltype(load(0)) v[kUnroll];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u)
+      if (base + u * kThreads < c.end) v[u] = load(base + u * kThreads);
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u)
+      if (base + u * kThreads < c.end) apply(base + u * kThreads, v[u]);
+  }
+}
+
+// The chunk's work; returns this thread's share of the chunk's partial (0 where the
+// stage leaves none).
+__device__ double run_chunk(const LoopData& d, StageKind kind, const StageChunk& c, int rank) {
+  double mine = 0;
+  switch (kind) {
+    case StageKind::forward: {
+      const DeviceSweep& t = d.lower;
+      sweep(c, t.row_ptr, t.col, t.val, d.y, rank, [&](int pos, double sum) {
+        const index_t i = __ldg(t.rows + pos);
+        d.y[i] = (d.r[i] - sum) / __ldg(t.diag + pos);
+      });
+      break;
+    }
+    case StageKind::backward: {
+      const DeviceSweep& t = d.upper;
+      sweep(c, t.row_ptr, t.col, t.val, d.z, rank, [&](int pos, double sum) {
+        const index_t i = __ldg(t.rows + pos);
+        const double zi = (d.y[i] - sum) / __ldg(t.diag + pos);
+        d.z[i] = zi;
+        mine += d.r[i] * zi;
+      });
+      break;
+    }
+    case StageKind::spmv:
+      sweep(c, d.a_ptr, d.a_col, d.a_val, d.p, rank, [&](int i, double sum) {
+        d.q[i] = sum;
+        mine += d.p[i] * sum;
+      });
+      break;
+    case StageKind::scale:
+      each_row(c, rank, [&](int i) { return Pair{d.r[i], __ldg(d.a_diag + i)}; },
+               [&](int i, Pair v) {
+                 const double zi = v.a / v.b;
+                 d.z[i] = zi;
+                 mine += v.a * zi;
+               });
+      break;
+    case StageKind::copy:
+      each_row(c, rank, [&](int i) { return d.r[i]; },
+               [&](int i, double ri) {
+                 d.z[i] = ri;
+                 mine += ri * ri;
+               });
+      break;
+    case StageKind::direction: {
+      // The first pass (no iteration done yet) starts the search direction at z.
+      const bool first = __ldcg(&d.state->iteration) == 0;
+      const double beta = __ldcg(&d.state->beta);
+      if (first)
+        each_row(c, rank, [&](int i) { return d.z[i]; }, [&](int i, double zi) { d.p[i] = zi; });
+      else
+        each_row(c, rank, [&](int i) { return Pair{d.z[i], d.p[i]}; },
+                 [&](int i, Pair v) { d.p[i] = v.a + beta * v.b; });
+      break;
+    }
+    case StageKind::update: {
+      const double alpha = __ldcg(&d.state->alpha);
+      each_row(c, rank, [&](int i) { return Quad{d.x[i], d.p[i], d.r[i], d.q[i]}; },
+               [&](int i, Quad v) {
+                 d.x[i] = v.a + alpha * v.b;
+                 const double ri = v.c - alpha * v.d;
+                 d.r[i] = ri;
+                 mine += ri * ri;
+               });
+      break;
+    }
+  }
+  return mine;
+}
+
+__device__ bool positive(double v) { return v > 0 && isfinite(v); }
+
+__device__ void stop_with(LoopState& s, int code) { s.stop = code; }
+__device__ void break_down(LoopState& s, int what, double value) {
+  s.what = what;
+  s.bad_value = value;
+  s.stop = kBreakdown;
+}
+
+// Rank 0 of the last task of a stage that reduces: the decision after it, with the
+// stage's total. Returns whether the iteration goes on.
+__device__ bool decide(const LoopData& d, StageKind kind, double total) {
+  LoopState& s = *d.state;
+  switch (kind) {
+    case StageKind::spmv:  // total = p.q
+      if (!positive(total)) {
+        break_down(s, kPq, total);
+        return false;
+      }
+      s.alpha = s.rz / total;
+      return true;
+    case StageKind::update: {  // total = r.r
+      const int k = ++s.iteration;
+      const double residual = sqrt(total) / s.b_norm;
+      s.residual = residual;
+      d.history[k - 1] = residual;
+      if (!isfinite(residual)) {
+        break_down(s, kRnorm, residual);
+      } else if (residual < s.tolerance) {
+        stop_with(s, kConverged);
+      } else if (k == s.limit) {
+        stop_with(s, kMaxIterations);
+      }
+      return s.stop == kRunning;
+    }
+    default: {  // the end of the preconditioner: total = r.z
+      if (s.iteration > 0 && !positive(total)) {
+        break_down(s, kRz, total);
+        return false;
+      }
+      s.beta = s.iteration > 0 ? total / s.rz : 0.0;
+      s.rz = total;
+      return true;
+    }
+  }
+}
+
+struct StageTask {
+  using Item = StageItem;
+  static constexpr int threads = kThreads;
+  static constexpr int shared_bytes = sizeof(Scratch);
+  static constexpr const char* name = "PcgStage";
+
+  // Out of line, like the Jacobi row task, so that the scheduler's loop and the body are
+  // allocated registers separately.
+  template <class Ctx>
+  __device__ static void execute(const Item& item, Ctx& ctx) {
+    body(item, ctx);
+  }
+
+  template <class Ctx>
+  __device__ __noinline__ static void body(StageItem item, Ctx& ctx) {
+    const LoopData& d = ctx.env();
+    const int rank = ctx.rank();
+    auto* s = ctx.template shared_as<Scratch>();
+    const Stage st = d.stages[item.stage];
+    const double mine = run_chunk(d, st.kind, d.chunks[item.chunk], rank);
+    if (leaves_partial(st.kind)) {
+      const double part = task_sum(mine, rank, s, ctx);
+      if (rank == 0) d.partial[item.chunk] = part;
+    }
+    ctx.sync();  // every write of this chunk is done before rank 0 arrives
+    if (rank == 0) {
+      atomic_ref<unsigned> arrivals(d.arrivals[item.stage]);
+      const unsigned before = arrivals.fetch_add(1u, cuda::std::memory_order_acq_rel);
+      const bool last = before + 1 == static_cast<unsigned>(st.chunk_count);
+      // The stage's next use is an iteration later, after this task's enqueue: relaxed.
+      if (last) arrivals.store(0u, cuda::std::memory_order_relaxed);
+      s->flag = last ? 1 : 0;
+    }
+    ctx.sync();
+    if (s->flag == 0) return;
+    if (rank == 0) {
+      const int pass = __ldcg(&d.state->iteration);
+      if (pass < kProfiledPasses) d.stage_end[pass * d.stage_count + item.stage] = global_time_ns();
+    }
+    if (st.reduce_count > 0) {
+      double acc = 0;
+      for (int c = st.reduce_first + rank; c < st.reduce_first + st.reduce_count; c += kThreads)
+        acc += __ldcg(d.partial + c);
+      const double total = task_sum(acc, rank, s, ctx);
+      if (rank == 0) s->flag = decide(d, st.kind, total) ? 1 : 0;
+      ctx.sync();
+      if (s->flag == 0) return;
+    }
+    const int next = item.stage + 1 == d.stage_count ? 0 : item.stage + 1;
+    const Stage ns = d.stages[next];
+    ctx.template enqueue_each<StageTask>(ns.chunk_count, [&](int u) { return StageItem{ns.first_chunk + u, next}; });
+  }
+};
+
+using LoopProgram = Program<Phaseless<StageTask>>;
+
+using Clock = std::chrono::steady_clock;
+
+}  // namespace
+
+struct TaskLoop::Impl {
+  Scheduler scheduler = Scheduler::megakernel;
+  index_t n = 0;
+  StagePlan plan;
+  TaskLoopInfo info;
+  DeviceBuffer<Stage> stages;
+  DeviceBuffer<StageChunk> chunks;
+  DeviceBuffer<index_t> a_ptr, a_col;
+  DeviceBuffer<double> a_val, a_diag;
+  DeviceBuffer<index_t> l_rows, l_ptr, l_col, u_rows, u_ptr, u_col;
+  DeviceBuffer<double> l_val, l_diag, u_val, u_diag;
+  DeviceBuffer<double> x, r, z, p, q, y, partial, history;
+  DeviceBuffer<unsigned> arrivals;
+  DeviceBuffer<unsigned long long> stage_end;
+  DeviceBuffer<LoopState> state;
+  std::vector<StageItem> seeds;
+  std::unique_ptr<Runtime<LoopProgram, LoopData>> rt;
+  cudaStream_t stream = nullptr;
+
+  ~Impl() {
+    if (stream != nullptr) {
+      cudaStreamSynchronize(stream);
+      cudaStreamDestroy(stream);
+    }
+  }
+
+  LoopData data() {
+    LoopData d;
+    d.stage_count = static_cast<int>(plan.stages.size());
+    d.stages = stages.data();
+    d.chunks = chunks.data();
+    d.a_ptr = a_ptr.data();
+    d.a_col = a_col.data();
+    d.a_val = a_val.data();
+    d.lower = {l_rows.data(), l_ptr.data(), l_col.data(), l_val.data(), l_diag.data()};
+    d.upper = {u_rows.data(), u_ptr.data(), u_col.data(), u_val.data(), u_diag.data()};
+    d.a_diag = a_diag.data();
+    d.x = x.data();
+    d.r = r.data();
+    d.z = z.data();
+    d.p = p.data();
+    d.q = q.data();
+    d.y = y.data();
+    d.partial = partial.data();
+    d.arrivals = arrivals.data();
+    d.history = history.data();
+    d.stage_end = stage_end.data();
+    d.state = state.data();
+    return d;
+  }
+};
+
+namespace {
+
+// Mean time per iteration of each kind of stage over the whole passes 1, 2, ... of the
+// recorded ones (see task_loop.hpp): a stage's time runs from the end of the stage
+// before it (in the cycle) to its own end. Pass k ends with the update of iteration
+// k + 1, so passes [1, iterations) are whole.
+std::vector<std::pair<std::string, double>> stage_profile(const StagePlan& plan,
+                                                          const std::vector<unsigned long long>& end, int iterations) {
+  std::vector<std::pair<std::string, double>> out;
+  const auto stages = static_cast<int>(plan.stages.size());
+  const int last = std::min(iterations, kProfiledPasses);  // passes [1, last)
+  if (last < 2) return out;
+  for (int k = 1; k < last; ++k)
+    for (int st = 0; st < stages; ++st) {
+      const unsigned long long before =
+          st == 0 ? end[static_cast<std::size_t>((k - 1) * stages + stages - 1)] : end[static_cast<std::size_t>(k * stages + st - 1)];
+      const double us = static_cast<double>(end[static_cast<std::size_t>(k * stages + st)] - before) * 1e-3 / (last - 1);
+      const std::string name(to_string(plan.stages[static_cast<std::size_t>(st)].kind));
+      auto it = std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == name; });
+      if (it == out.end())
+        out.emplace_back(name, us);
+      else
+        it->second += us;
+    }
+  return out;
+}
+
+template <class T>
+DeviceBuffer<T> upload(const std::vector<T>& v) {
+  return DeviceBuffer<T>(std::span<const T>(v.data(), v.size()));
+}
+
+}  // namespace
+
+TaskLoop::TaskLoop(const Csr<double>& a, HostPreconditioner m, const Csr<double>* factor, Scheduler scheduler,
+                   const StageBudgets& budgets, int blocks_per_sm)
+    : impl_(std::make_unique<Impl>()) {
+  sparse::require_square(a, "pcg");
+  if (a.rows == 0) throw std::invalid_argument("pcg: the matrix is empty");
+  Impl& s = *impl_;
+  s.scheduler = scheduler;
+  s.n = a.rows;
+  const auto t0 = Clock::now();
+  SweepTriangle lower, upper;
+  if (m == HostPreconditioner::ic0) {
+    if (factor == nullptr || factor->rows != a.rows)
+      throw std::invalid_argument("pcg: the ic0 task loop needs the IC(0) factor of the matrix");
+    lower = sweep_triangle(*factor, false);
+    upper = sweep_triangle(sparse::transpose(*factor), true);
+    s.info.forward_levels = lower.levels();
+    s.info.backward_levels = upper.levels();
+  }
+  s.plan = plan_stages(a.row_ptr, m, &lower, &upper, budgets);
+  s.info.stages = static_cast<int>(s.plan.stages.size());
+  s.info.tasks = static_cast<int>(s.plan.chunks.size());
+  s.info.analysis_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  if (m == HostPreconditioner::jacobi) s.a_diag = to_device(positive_diagonal(a));
+
+  s.stages = upload(s.plan.stages);
+  s.chunks = upload(s.plan.chunks);
+  s.a_ptr = upload(a.row_ptr);
+  s.a_col = upload(a.col);
+  s.a_val = upload(a.val);
+  s.l_rows = upload(lower.rows);
+  s.l_ptr = upload(lower.row_ptr);
+  s.l_col = upload(lower.col);
+  s.l_val = upload(lower.val);
+  s.l_diag = upload(lower.diag);
+  s.u_rows = upload(upper.rows);
+  s.u_ptr = upload(upper.row_ptr);
+  s.u_col = upload(upper.col);
+  s.u_val = upload(upper.val);
+  s.u_diag = upload(upper.diag);
+  const auto n = static_cast<std::size_t>(a.rows);
+  for (DeviceBuffer<double>* v : {&s.x, &s.r, &s.z, &s.p, &s.q, &s.y}) *v = DeviceBuffer<double>(n);
+  s.partial = DeviceBuffer<double>(s.plan.chunks.size());
+  s.arrivals = DeviceBuffer<unsigned>(s.plan.stages.size());
+  s.stage_end = DeviceBuffer<unsigned long long>(kProfiledPasses * s.plan.stages.size());
+  s.state = DeviceBuffer<LoopState>(1);
+  APIARY_CUDA_CHECK(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
+
+  RunOptions ro;
+  ro.queue_capacity = 2;
+  ro.waiting_capacity = 1;  // no dependencies: the stages are ordered by arrival counters
+  ro.blocks_per_sm = blocks_per_sm;
+  s.rt = std::make_unique<Runtime<LoopProgram, LoopData>>(ro, s.data());
+  // One stage's tasks are queued at a time.
+  s.rt->set_queue_capacity<StageTask>(static_cast<std::uint32_t>(2 * s.plan.max_chunks));
+  const Stage& first = s.plan.stages.front();
+  for (std::int32_t c = 0; c < first.chunk_count; ++c) s.seeds.push_back({first.first_chunk + c, 0});
+  APIARY_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+TaskLoop::~TaskLoop() = default;
+
+TaskLoopInfo TaskLoop::info() const { return impl_->info; }
+
+PcgResult TaskLoop::solve(std::span<const double> b, const PcgOptions& o) {
+  Impl& s = *impl_;
+  if (b.size() != static_cast<std::size_t>(s.n))
+    throw std::invalid_argument("pcg: b has " + std::to_string(b.size()) + " entries, the matrix " +
+                                std::to_string(s.n) + " rows");
+  const int limit = checked_iteration_limit(o, s.n);
+  PcgResult res;
+  double bb = 0;
+  for (double v : b) bb += v * v;
+  const double b_norm = std::sqrt(bb);
+  if (b_norm == 0) {  // x = 0 after 0 iterations, as pcg_reference
+    res.stop = Stop::converged;
+    res.x.assign(b.size(), 0.0);
+    return res;
+  }
+  if (s.history.size() < static_cast<std::size_t>(limit)) s.history = DeviceBuffer<double>(static_cast<std::size_t>(limit));
+  s.rt->env() = s.data();
+  LoopState init;
+  init.limit = limit;
+  init.b_norm = b_norm;
+  init.tolerance = o.tolerance;
+  s.state.copy_from(std::span<const LoopState>(&init, 1), s.stream);
+  s.r.copy_from(b, s.stream);
+  s.x.fill_zero(s.stream);
+  s.arrivals.fill_zero(s.stream);
+  s.rt->seed<StageTask>(std::span<const StageItem>(s.seeds));
+  APIARY_CUDA_CHECK(cudaStreamSynchronize(s.stream));
+
+  const auto t0 = Clock::now();
+  const RunStats stats = s.rt->run(s.scheduler, s.stream);
+  APIARY_CUDA_CHECK(cudaStreamSynchronize(s.stream));
+  res.milliseconds = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  s.info.blocks = stats.blocks;
+  s.info.threads_per_block = stats.threads_per_block;
+
+  const LoopState out = s.state.to_host(s.stream).front();
+  res.iterations = out.iteration;
+  res.residual = out.residual;
+  if (out.iteration > 0) {
+    std::vector<double> h(static_cast<std::size_t>(out.iteration));
+    APIARY_CUDA_CHECK(
+        cudaMemcpyAsync(h.data(), s.history.data(), h.size() * sizeof(double), cudaMemcpyDeviceToHost, s.stream));
+    APIARY_CUDA_CHECK(cudaStreamSynchronize(s.stream));
+    res.history = std::move(h);
+  }
+  switch (out.stop) {
+    case kConverged: res.stop = Stop::converged; break;
+    case kMaxIterations:
+      res.stop = Stop::max_iterations;
+      res.reason = max_iterations_reason(res.iterations, res.residual, o.tolerance);
+      break;
+    case kBreakdown: {
+      static constexpr const char* what[] = {"p.Ap", "r.z", "||r||"};
+      // p.Ap belongs to the iteration under way, the others to the last one completed.
+      res.stop = Stop::breakdown;
+      res.reason = breakdown_reason(what[out.what], out.what == kPq ? out.iteration + 1 : out.iteration, out.bad_value);
+      break;
+    }
+    default:
+      throw std::runtime_error("pcg: the task program ended without a decision (stop code " +
+                               std::to_string(out.stop) + ")");
+  }
+  res.stage_us = stage_profile(s.plan, s.stage_end.to_host(s.stream), out.iteration);
+  res.x = s.x.to_host(s.stream);
+  return res;
+}
+
+}  // namespace apiary::pcg
