@@ -148,14 +148,16 @@ void add_pcg_command(CLI::App& app) {
   cmd->add_option("--scheduler", args->scheduler,
                   "for the task loop and the runtime trsv variants: megakernel, timesliced, controller")
       ->capture_default_str();
-  cmd->add_option("--task-nnz", args->budgets.nnz, "task loop: most entries per task of a sparse stage")
-      ->check(CLI::PositiveNumber)
+  cmd->add_option("--task-nnz", args->budgets.nnz,
+                  "task loop: most entries per task of a sparse stage (0: automatic, one wave of tasks per stage)")
+      ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
-  cmd->add_option("--task-rows", args->budgets.rows, "task loop: most rows per task of a sparse stage")
-      ->check(CLI::PositiveNumber)
+  cmd->add_option("--task-rows", args->budgets.rows, "task loop: most rows per task of a sparse stage (0: no limit)")
+      ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
-  cmd->add_option("--task-vector-rows", args->budgets.vector_rows, "task loop: rows per task of a vector stage")
-      ->check(CLI::PositiveNumber)
+  cmd->add_option("--task-vector-rows", args->budgets.vector_rows,
+                  "task loop: rows per task of the update stage (0: automatic, one wave of tasks)")
+      ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   cmd->add_option("--blocks-per-sm", args->blocks_per_sm, "task loop, megakernel: resident blocks per SM (0: all that fit)")
       ->check(CLI::NonNegativeNumber)

@@ -480,11 +480,13 @@ __global__ void __launch_bounds__(Config<typename V::Program>::block_threads, Co
   }
 }
 
+// The blocks a run of rt launches: all that are resident at once on the current device
+// (blocks may wait on each other), at most RunOptions::blocks_per_sm per SM. A program
+// can size its work to it before the run.
 template <class R>
-RunStats run(R& rt, cudaStream_t stream) {
+int resident_blocks(const R& rt) {
   using V = typename R::View;
   using C = Config<typename R::Program>;
-  auto v = rt.prepare(stream);
   auto kernel = rt.options().trace ? megakernel<V, true> : megakernel<V, false>;
   if (C::shared_bytes > 48 * 1024)
     APIARY_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -497,7 +499,16 @@ RunStats run(R& rt, cudaStream_t stream) {
   int device = 0, sms = 0;
   APIARY_CUDA_CHECK(cudaGetDevice(&device));
   APIARY_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const int blocks = per_sm * sms;  // all resident at once: blocks may wait on each other
+  return per_sm * sms;
+}
+
+template <class R>
+RunStats run(R& rt, cudaStream_t stream) {
+  using V = typename R::View;
+  using C = Config<typename R::Program>;
+  auto v = rt.prepare(stream);
+  auto kernel = rt.options().trace ? megakernel<V, true> : megakernel<V, false>;
+  const int blocks = resident_blocks(rt);
   v.freed_per_block = std::min<std::uint32_t>(kMaxFreedSlots, (v.wait_slots - v.wait_capacity) / blocks);
 
   EventTimer timer;

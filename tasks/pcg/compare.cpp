@@ -120,6 +120,7 @@ Comparison compare(const Csr<double>& a, const CompareOptions& o) {
           r.reason = res.reason;
           r.residual = res.residual;
           r.stage_us = res.stage_us;
+          r.task_loop = solver.task_loop_info();
           std::vector<double> x(res.x.size());
           for (std::size_t i = 0; i < x.size(); ++i) x[p.perm[i]] = res.x[i];
           r.true_residual = sparse::relative_residual(a, std::span<const double>(x), std::span<const double>(b));
@@ -139,10 +140,6 @@ std::string format_comparison(const Comparison& c) {
       "{} timed solve(s) after a warm-up\n",
       c.n, c.nnz, o.pcg.tolerance, o.pcg.max_iterations == 0 ? c.n : o.pcg.max_iterations, o.shift,
       to_string(o.device.trsv), to_string(o.device.scheduler), o.reps);
-  if (std::find(o.loops.begin(), o.loops.end(), Loop::tasks) != o.loops.end())
-    out += fmt::format("task loop: at most {} entries and {} rows per task of a sparse stage, {} rows per task of a "
-                       "vector stage\n",
-                       o.device.budgets.nnz, o.device.budgets.rows, o.device.budgets.vector_rows);
   for (const auto& info : c.orders) {
     out += fmt::format("ordering {:<8} {:.3f} ms (host), bandwidth {}", to_string(info.order), info.ordering_ms,
                        info.bandwidth);
@@ -169,7 +166,12 @@ std::string format_comparison(const Comparison& c) {
   }
   for (const auto& r : c.results) {
     if (r.stage_us.empty()) continue;
-    out += fmt::format("{} {} tasks, us per iteration:", to_string(r.order), to_string(r.method));
+    const TaskLoopInfo& t = r.task_loop;
+    const auto budget = [](int b) { return b > 0 ? std::to_string(b) : std::string("auto"); };
+    out += fmt::format("{} {} tasks: {} stages, {} tasks per iteration (budgets: nnz {}, rows {}, update rows {}, "
+                       "target {} tasks per stage; {} blocks)\n  us per iteration:",
+                       to_string(r.order), to_string(r.method), t.stages, t.tasks, budget(t.budgets.nnz),
+                       budget(t.budgets.rows), budget(t.budgets.vector_rows), t.budgets.tasks, t.blocks);
     for (const auto& [kind, us] : r.stage_us) out += fmt::format(" {} {:.1f}", kind, us);
     out += "\n";
   }
@@ -216,6 +218,11 @@ nlohmann::json to_json(const Comparison& c) {
         nlohmann::json stages = nlohmann::json::object();
         for (const auto& [kind, us] : r.stage_us) stages[kind] = us;
         j["stage_us"] = stages;
+        const TaskLoopInfo& t = r.task_loop;
+        j["task_loop"] = {{"stages", t.stages},         {"tasks", t.tasks},
+                          {"nnz_budget", t.budgets.nnz}, {"rows_budget", t.budgets.rows},
+                          {"update_rows", t.budgets.vector_rows}, {"target_tasks", t.budgets.tasks},
+                          {"blocks", t.blocks}};
       }
       if (const MethodResult* base = c.baseline(r.order); base != nullptr && r.ok() && r.solve_ms > 0)
         j["speedup_vs_cusparse"] = base->solve_ms / r.solve_ms;

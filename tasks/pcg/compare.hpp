@@ -46,6 +46,7 @@ struct MethodResult {
   double residual = 0;        // recursive ||r|| / ||b|| at the stop
   double true_residual = 0;   // ||b - A x|| / ||b|| on the host, user's numbering
   std::vector<std::pair<std::string, double>> stage_us;  // task loop: PcgResult::stage_us
+  TaskLoopInfo task_loop;     // task loop: the plan (stages, tasks, budgets) and the run's blocks
   std::string error;          // the solver threw (a device failure): nothing else is valid
   double ms_per_iteration() const { return iterations > 0 ? solve_ms / iterations : 0; }
   bool ok() const { return error.empty() && stop == Stop::converged; }

@@ -274,6 +274,7 @@ Method PcgSolver::method() const { return impl_->method; }
 Loop PcgSolver::loop() const { return impl_->loop; }
 double PcgSolver::setup_ms() const { return impl_->setup_ms; }
 double PcgSolver::analysis_ms() const { return impl_->analysis_ms; }
+TaskLoopInfo PcgSolver::task_loop_info() const { return impl_->tasks ? impl_->tasks->info() : TaskLoopInfo{}; }
 
 PcgResult PcgSolver::solve(std::span<const double> b, const PcgOptions& o) {
   Impl& s = *impl_;

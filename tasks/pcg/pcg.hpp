@@ -39,6 +39,7 @@
 #include "sparse/formats.hpp"
 #include "tasks/pcg/pcg_reference.hpp"
 #include "tasks/pcg/stage_plan.hpp"
+#include "tasks/pcg/task_loop.hpp"
 #include "tasks/sptrsv/solver.hpp"
 
 namespace apiary::pcg {
@@ -63,7 +64,7 @@ struct DeviceOptions {
   Loop loop = Loop::host;
   sptrsv::Variant trsv = sptrsv::Variant::tassl_deps;  // for Method::ic0 in the host loop
   Scheduler scheduler = Scheduler::megakernel;          // for the task loop and the trsv variants on the runtime
-  StageBudgets budgets{};                               // task loop: chunk sizes (stage_plan.hpp)
+  StageBudgets budgets{};                               // task loop: chunk sizes, 0 automatic (stage_plan.hpp)
   int blocks_per_sm = 0;                                // task loop, megakernel: 0 = as many as fit
 };
 
@@ -89,6 +90,7 @@ class PcgSolver {
   double setup_ms() const;     // constructor wall time (uploads, analyses, library set-up)
   double analysis_ms() const;  // host analysis (part of setup_ms): ic0's triangular-solve analysis of L and
                                // L^T; in the task loop the stage plan
+  TaskLoopInfo task_loop_info() const;  // the task loop's plan and last run; zeros in the host loop
 
  private:
   struct Impl;

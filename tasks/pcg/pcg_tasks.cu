@@ -1,9 +1,9 @@
 // The PCG iteration as one task program: Program<Phaseless<StageTask>>, one task per
 // chunk of a stage (stage_plan.hpp gives the cycle). A task does its chunk's work and
-// leaves its partial sum; the last task of a stage to arrive (a per-stage counter)
-// sums the stage's partials in chunk order, decides (pcg_reference.hpp's tests, in its
-// order) and enqueues the next stage's chunks with one fan-out. The run ends when a
-// decision stops: no task is left.
+// leaves its partial sums; the last task of a stage to arrive (a per-stage counter)
+// sums the partials in chunk order, decides (pcg_reference.hpp's tests, in its order)
+// and enqueues the next stage's chunks with one fan-out. The run ends when a decision
+// stops: no task is left.
 //
 // Memory ordering, as in the Jacobi task programs (tasks/jacobi/device.cuh): a task's
 // writes are ordered before its arrival by a barrier over its threads and the acq_rel
@@ -39,6 +39,7 @@ enum BreakdownWhat : int { kPq = 0, kRz = 1, kRnorm = 2 };
 // stages' tasks and by the host after the run.
 struct LoopState {
   int iteration = 0;  // completed iterations
+  int primed = 0;     // the priming pass of the update is done
   int stop = kRunning;
   int what = kPq;  // breakdown: which value
   int limit = 0;
@@ -60,17 +61,28 @@ struct DeviceSweep {
   const double* diag = nullptr;
 };
 
+struct Pair {
+  double a, b;
+};
+struct Quad {
+  double a, b, c, d;
+};
+
 struct LoopData {
   int stage_count = 0;
+  int chunk_count = 0;
+  HostPreconditioner m = HostPreconditioner::none;
   const Stage* stages = nullptr;
   const StageChunk* chunks = nullptr;
   const index_t* a_ptr = nullptr;
   const index_t* a_col = nullptr;
   const double* a_val = nullptr;
   DeviceSweep lower, upper;
-  const double* a_diag = nullptr;  // jacobi
-  double *x = nullptr, *r = nullptr, *z = nullptr, *p = nullptr, *q = nullptr, *y = nullptr;
-  double* partial = nullptr;    // per chunk
+  const double* m_diag = nullptr;  // per row: jacobi diag(A), ic0 diag(L)
+  const std::uint8_t* row_flags = nullptr;  // ic0: StagePlan::row_flags
+  double *x = nullptr, *r = nullptr, *z = nullptr, *q = nullptr, *y = nullptr;
+  double* p[2] = {nullptr, nullptr};  // pass k writes p[k & 1] and reads p[(k + 1) & 1]
+  Pair* partial = nullptr;      // per chunk: its stage's own sum, its share of r.z
   unsigned* arrivals = nullptr;  // per stage
   double* history = nullptr;    // limit entries
   unsigned long long* stage_end = nullptr;  // kProfiledPasses x stage_count: global timer, ns
@@ -78,7 +90,7 @@ struct LoopData {
 };
 
 struct Scratch {
-  double warp[kThreads / 32];
+  Pair warp[kThreads / 32];
   int flag;
 };
 
@@ -89,25 +101,31 @@ struct StageItem {
 
 // Sum over the task's threads, valid in rank 0, in a fixed order. Every thread calls it.
 template <class Ctx>
-__device__ double task_sum(double v, int rank, Scratch* s, const Ctx& ctx) {
-  for (int off = 16; off > 0; off >>= 1) v += __shfl_xor_sync(0xffffffffu, v, off);
+__device__ Pair task_sum(Pair v, int rank, Scratch* s, const Ctx& ctx) {
+  for (int off = 16; off > 0; off >>= 1) {
+    v.a += __shfl_xor_sync(0xffffffffu, v.a, off);
+    v.b += __shfl_xor_sync(0xffffffffu, v.b, off);
+  }
   if ((rank & 31) == 0) s->warp[rank >> 5] = v;
   ctx.sync();
-  double total = 0;
+  Pair total{0, 0};
   if (rank == 0)
-    for (int w = 0; w < kThreads / 32; ++w) total += s->warp[w];
+    for (int w = 0; w < kThreads / 32; ++w) {
+      total.a += s->warp[w].a;
+      total.b += s->warp[w].b;
+    }
   ctx.sync();  // s->warp may be reused
   return total;
 }
 
-// For each row (position) of c: the dot product of its entries with v, `lanes` threads
+// For each row (position) of c: the dot product of its entries with gather(column), `lanes` threads
 // a row, `Passes` rows per thread group at once (independent chains of loads in
 // flight: a chunk of many short rows is otherwise bound by latency); then
 // finish(pos, sum) in the row's lane 0. Every thread runs the same number of passes
 // (the butterfly needs all lanes of a warp).
-template <int Passes, class Finish>
+template <int Passes, class Gather, class Finish>
 __device__ void sweep_rows(const StageChunk& c, const index_t* row_ptr, const index_t* col, const double* val,
-                           const double* v, int rank, Finish&& finish) {
+                           int rank, Gather&& gather, Finish&& finish) {
   const int lanes = c.lanes;
   const int groups = kThreads / lanes;
   const int group = rank / lanes;
@@ -128,7 +146,7 @@ __device__ void sweep_rows(const StageChunk& c, const index_t* row_ptr, const in
 #pragma unroll
       for (int u = 0; u < Passes; ++u)
         if (k[u] < end[u]) {
-          acc[u] += __ldg(val + k[u]) * v[__ldg(col + k[u])];
+          acc[u] += __ldg(val + k[u]) * gather(__ldg(col + k[u]));
           k[u] += lanes;
           more = true;
         }
@@ -146,21 +164,14 @@ __device__ void sweep_rows(const StageChunk& c, const index_t* row_ptr, const in
 
 constexpr int kPasses = 4;
 
-template <class Finish>
-__device__ void sweep(const StageChunk& c, const index_t* row_ptr, const index_t* col, const double* val,
-                      const double* v, int rank, Finish&& finish) {
+template <class Gather, class Finish>
+__device__ void sweep(const StageChunk& c, const index_t* row_ptr, const index_t* col, const double* val, int rank,
+                      Gather&& gather, Finish&& finish) {
   if (c.end - c.begin > kThreads / c.lanes)
-    sweep_rows<kPasses>(c, row_ptr, col, val, v, rank, finish);
+    sweep_rows<kPasses>(c, row_ptr, col, val, rank, gather, finish);
   else
-    sweep_rows<1>(c, row_ptr, col, val, v, rank, finish);
+    sweep_rows<1>(c, row_ptr, col, val, rank, gather, finish);
 }
-
-struct Pair {
-  double a, b;
-};
-struct Quad {
-  double a, b, c, d;
-};
 
 // apply(i, load(i)) for every row i of an elementwise chunk, kUnroll rows per thread at
 // once: their loads are all issued before the first store (the vectors might alias as
@@ -179,69 +190,96 @@ __device__ void each_row(const StageChunk& c, int rank, Load&& load, Apply&& app
   }
 }
 
-// The chunk's work; returns this thread's share of the chunk's partial (0 where the
-// stage leaves none).
-__device__ double run_chunk(const LoopData& d, StageKind kind, const StageChunk& c, int rank) {
-  double mine = 0;
+// The update's share of the preconditioner in row i, from the new r: z where the row
+// needs no other row, y where it needs only rows of other levels. Returns its r.z.
+__device__ double precondition_row(const LoopData& d, int i, double ri) {
+  switch (d.m) {
+    case HostPreconditioner::none: d.z[i] = ri; return ri * ri;
+    case HostPreconditioner::jacobi: {
+      const double zi = ri / __ldg(d.m_diag + i);
+      d.z[i] = zi;
+      return ri * zi;
+    }
+    case HostPreconditioner::ic0: {
+      const std::uint8_t f = __ldg(d.row_flags + i);
+      if ((f & kFirstLevel) == 0) return 0;
+      const double di = __ldg(d.m_diag + i);
+      const double yi = ri / di;
+      d.y[i] = yi;
+      if ((f & kUpperFree) == 0) return 0;
+      const double zi = yi / di;
+      d.z[i] = zi;
+      return ri * zi;
+    }
+  }
+  return 0;
+}
+
+// The chunk's work; returns this thread's share of the chunk's partials: {the stage's
+// own sum (spmv p.q, update r.r), r.z}.
+__device__ Pair run_chunk(const LoopData& d, StageKind kind, const StageChunk& c, int rank) {
+  Pair mine{0, 0};
   switch (kind) {
     case StageKind::forward: {
       const DeviceSweep& t = d.lower;
-      sweep(c, t.row_ptr, t.col, t.val, d.y, rank, [&](int pos, double sum) {
+      sweep(c, t.row_ptr, t.col, t.val, rank, [&](index_t j) { return d.y[j]; }, [&](int pos, double sum) {
         const index_t i = __ldg(t.rows + pos);
-        d.y[i] = (d.r[i] - sum) / __ldg(t.diag + pos);
+        const double di = __ldg(t.diag + pos), ri = d.r[i];
+        const double yi = (ri - sum) / di;
+        d.y[i] = yi;
+        if (__ldg(d.row_flags + i) & kUpperFree) {
+          const double zi = yi / di;
+          d.z[i] = zi;
+          mine.b += ri * zi;
+        }
       });
       break;
     }
     case StageKind::backward: {
       const DeviceSweep& t = d.upper;
-      sweep(c, t.row_ptr, t.col, t.val, d.z, rank, [&](int pos, double sum) {
+      sweep(c, t.row_ptr, t.col, t.val, rank, [&](index_t j) { return d.z[j]; }, [&](int pos, double sum) {
         const index_t i = __ldg(t.rows + pos);
         const double zi = (d.y[i] - sum) / __ldg(t.diag + pos);
         d.z[i] = zi;
-        mine += d.r[i] * zi;
+        mine.b += d.r[i] * zi;
       });
       break;
     }
-    case StageKind::spmv:
-      sweep(c, d.a_ptr, d.a_col, d.a_val, d.p, rank, [&](int i, double sum) {
-        d.q[i] = sum;
-        mine += d.p[i] * sum;
-      });
-      break;
-    case StageKind::scale:
-      each_row(c, rank, [&](int i) { return Pair{d.r[i], __ldg(d.a_diag + i)}; },
-               [&](int i, Pair v) {
-                 const double zi = v.a / v.b;
-                 d.z[i] = zi;
-                 mine += v.a * zi;
-               });
-      break;
-    case StageKind::copy:
-      each_row(c, rank, [&](int i) { return d.r[i]; },
-               [&](int i, double ri) {
-                 d.z[i] = ri;
-                 mine += ri * ri;
-               });
-      break;
-    case StageKind::direction: {
-      // The first pass (no iteration done yet) starts the search direction at z.
-      const bool first = __ldcg(&d.state->iteration) == 0;
-      const double beta = __ldcg(&d.state->beta);
-      if (first)
-        each_row(c, rank, [&](int i) { return d.z[i]; }, [&](int i, double zi) { d.p[i] = zi; });
-      else
-        each_row(c, rank, [&](int i) { return Pair{d.z[i], d.p[i]}; },
-                 [&](int i, Pair v) { d.p[i] = v.a + beta * v.b; });
+    case StageKind::spmv: {
+      // p = z + beta p, formed by every reader of an entry with the same fma (the same
+      // bits as its owner's store); the first pass (no iteration done yet) takes p = z.
+      const int k = __ldcg(&d.state->iteration);
+      double* p_new = d.p[k & 1];
+      const double* p_old = d.p[(k + 1) & 1];
+      if (k == 0) {
+        sweep(c, d.a_ptr, d.a_col, d.a_val, rank, [&](index_t j) { return d.z[j]; }, [&](int i, double sum) {
+          const double pi = d.z[i];
+          p_new[i] = pi;
+          d.q[i] = sum;
+          mine.a += pi * sum;
+        });
+      } else {
+        const double beta = __ldcg(&d.state->beta);
+        sweep(c, d.a_ptr, d.a_col, d.a_val, rank, [&](index_t j) { return fma(beta, p_old[j], d.z[j]); },
+              [&](int i, double sum) {
+                const double pi = fma(beta, p_old[i], d.z[i]);
+                p_new[i] = pi;
+                d.q[i] = sum;
+                mine.a += pi * sum;
+              });
+      }
       break;
     }
     case StageKind::update: {
       const double alpha = __ldcg(&d.state->alpha);
-      each_row(c, rank, [&](int i) { return Quad{d.x[i], d.p[i], d.r[i], d.q[i]}; },
+      const double* p = d.p[__ldcg(&d.state->iteration) & 1];
+      each_row(c, rank, [&](int i) { return Quad{d.x[i], p[i], d.r[i], d.q[i]}; },
                [&](int i, Quad v) {
                  d.x[i] = v.a + alpha * v.b;
                  const double ri = v.c - alpha * v.d;
                  d.r[i] = ri;
-                 mine += ri * ri;
+                 mine.a += ri * ri;
+                 mine.b += precondition_row(d, i, ri);
                });
       break;
     }
@@ -258,42 +296,41 @@ __device__ void break_down(LoopState& s, int what, double value) {
   s.stop = kBreakdown;
 }
 
-// Rank 0 of the last task of a stage that reduces: the decision after it, with the
-// stage's total. Returns whether the iteration goes on.
-__device__ bool decide(const LoopData& d, StageKind kind, double total) {
+// Rank 0 of the last task of a stage: the decisions after it, with the stage's sums
+// ({own, r.z}: stage_plan.hpp). Returns whether the iteration goes on.
+__device__ bool decide(const LoopData& d, const Stage& st, Pair total) {
   LoopState& s = *d.state;
-  switch (kind) {
-    case StageKind::spmv:  // total = p.q
-      if (!positive(total)) {
-        break_down(s, kPq, total);
-        return false;
-      }
-      s.alpha = s.rz / total;
-      return true;
-    case StageKind::update: {  // total = r.r
-      const int k = ++s.iteration;
-      const double residual = sqrt(total) / s.b_norm;
-      s.residual = residual;
-      d.history[k - 1] = residual;
-      if (!isfinite(residual)) {
-        break_down(s, kRnorm, residual);
-      } else if (residual < s.tolerance) {
-        stop_with(s, kConverged);
-      } else if (k == s.limit) {
-        stop_with(s, kMaxIterations);
-      }
-      return s.stop == kRunning;
+  if (st.kind == StageKind::spmv) {  // p.q
+    if (!positive(total.a)) {
+      break_down(s, kPq, total.a);
+      return false;
     }
-    default: {  // the end of the preconditioner: total = r.z
-      if (s.iteration > 0 && !positive(total)) {
-        break_down(s, kRz, total);
-        return false;
-      }
-      s.beta = s.iteration > 0 ? total / s.rz : 0.0;
-      s.rz = total;
-      return true;
+    s.alpha = s.rz / total.a;
+  } else if (st.kind == StageKind::update && s.primed == 0) {  // r = b: no test
+    s.primed = 1;
+  } else if (st.kind == StageKind::update) {  // r.r
+    const int k = ++s.iteration;
+    const double residual = sqrt(total.a) / s.b_norm;
+    s.residual = residual;
+    d.history[k - 1] = residual;
+    if (!isfinite(residual)) {
+      break_down(s, kRnorm, residual);
+    } else if (residual < s.tolerance) {
+      stop_with(s, kConverged);
+    } else if (k == s.limit) {
+      stop_with(s, kMaxIterations);
     }
+    if (s.stop != kRunning) return false;
   }
+  if (st.ends_preconditioner) {  // r.z
+    if (s.iteration > 0 && !positive(total.b)) {
+      break_down(s, kRz, total.b);
+      return false;
+    }
+    s.beta = s.iteration > 0 ? total.b / s.rz : 0.0;
+    s.rz = total.b;
+  }
+  return true;
 }
 
 struct StageTask {
@@ -315,11 +352,8 @@ struct StageTask {
     const int rank = ctx.rank();
     auto* s = ctx.template shared_as<Scratch>();
     const Stage st = d.stages[item.stage];
-    const double mine = run_chunk(d, st.kind, d.chunks[item.chunk], rank);
-    if (leaves_partial(st.kind)) {
-      const double part = task_sum(mine, rank, s, ctx);
-      if (rank == 0) d.partial[item.chunk] = part;
-    }
+    const Pair part = task_sum(run_chunk(d, st.kind, d.chunks[item.chunk], rank), rank, s, ctx);
+    if (rank == 0) d.partial[item.chunk] = part;
     ctx.sync();  // every write of this chunk is done before rank 0 arrives
     if (rank == 0) {
       atomic_ref<unsigned> arrivals(d.arrivals[item.stage]);
@@ -335,12 +369,15 @@ struct StageTask {
       const int pass = __ldcg(&d.state->iteration);
       if (pass < kProfiledPasses) d.stage_end[pass * d.stage_count + item.stage] = global_time_ns();
     }
-    if (st.reduce_count > 0) {
-      double acc = 0;
-      for (int c = st.reduce_first + rank; c < st.reduce_first + st.reduce_count; c += kThreads)
-        acc += __ldcg(d.partial + c);
-      const double total = task_sum(acc, rank, s, ctx);
-      if (rank == 0) s->flag = decide(d, st.kind, total) ? 1 : 0;
+    if (st.kind == StageKind::spmv || st.kind == StageKind::update || st.ends_preconditioner) {
+      Pair acc{0, 0};
+      if (st.kind == StageKind::spmv || st.kind == StageKind::update)
+        for (int c = st.first_chunk + rank; c < st.first_chunk + st.chunk_count; c += kThreads)
+          acc.a += __ldcg(&d.partial[c].a);
+      if (st.ends_preconditioner)
+        for (int c = rank; c < d.chunk_count; c += kThreads) acc.b += __ldcg(&d.partial[c].b);
+      const Pair total = task_sum(acc, rank, s, ctx);
+      if (rank == 0) s->flag = decide(d, st, total) ? 1 : 0;
       ctx.sync();
       if (s->flag == 0) return;
     }
@@ -364,13 +401,16 @@ struct TaskLoop::Impl {
   DeviceBuffer<Stage> stages;
   DeviceBuffer<StageChunk> chunks;
   DeviceBuffer<index_t> a_ptr, a_col;
-  DeviceBuffer<double> a_val, a_diag;
+  DeviceBuffer<double> a_val, m_diag;
+  DeviceBuffer<std::uint8_t> row_flags;
   DeviceBuffer<index_t> l_rows, l_ptr, l_col, u_rows, u_ptr, u_col;
   DeviceBuffer<double> l_val, l_diag, u_val, u_diag;
-  DeviceBuffer<double> x, r, z, p, q, y, partial, history;
+  DeviceBuffer<double> x, r, z, p0, p1, q, y, history;
+  DeviceBuffer<Pair> partial;
   DeviceBuffer<unsigned> arrivals;
   DeviceBuffer<unsigned long long> stage_end;
   DeviceBuffer<LoopState> state;
+  HostPreconditioner m = HostPreconditioner::none;
   std::vector<StageItem> seeds;
   std::unique_ptr<Runtime<LoopProgram, LoopData>> rt;
   cudaStream_t stream = nullptr;
@@ -385,6 +425,8 @@ struct TaskLoop::Impl {
   LoopData data() {
     LoopData d;
     d.stage_count = static_cast<int>(plan.stages.size());
+    d.chunk_count = static_cast<int>(plan.chunks.size());
+    d.m = m;
     d.stages = stages.data();
     d.chunks = chunks.data();
     d.a_ptr = a_ptr.data();
@@ -392,11 +434,13 @@ struct TaskLoop::Impl {
     d.a_val = a_val.data();
     d.lower = {l_rows.data(), l_ptr.data(), l_col.data(), l_val.data(), l_diag.data()};
     d.upper = {u_rows.data(), u_ptr.data(), u_col.data(), u_val.data(), u_diag.data()};
-    d.a_diag = a_diag.data();
+    d.m_diag = m_diag.data();
+    d.row_flags = row_flags.data();
     d.x = x.data();
     d.r = r.data();
     d.z = z.data();
-    d.p = p.data();
+    d.p[0] = p0.data();
+    d.p[1] = p1.data();
     d.q = q.data();
     d.y = y.data();
     d.partial = partial.data();
@@ -449,6 +493,7 @@ TaskLoop::TaskLoop(const Csr<double>& a, HostPreconditioner m, const Csr<double>
   if (a.rows == 0) throw std::invalid_argument("pcg: the matrix is empty");
   Impl& s = *impl_;
   s.scheduler = scheduler;
+  s.m = m;
   s.n = a.rows;
   const auto t0 = Clock::now();
   SweepTriangle lower, upper;
@@ -460,11 +505,26 @@ TaskLoop::TaskLoop(const Csr<double>& a, HostPreconditioner m, const Csr<double>
     s.info.forward_levels = lower.levels();
     s.info.backward_levels = upper.levels();
   }
-  s.plan = plan_stages(a.row_ptr, m, &lower, &upper, budgets);
+  RunOptions ro;
+  ro.queue_capacity = 2;
+  ro.waiting_capacity = 1;  // no dependencies: the stages are ordered by arrival counters
+  ro.blocks_per_sm = blocks_per_sm;
+  s.rt = std::make_unique<Runtime<LoopProgram, LoopData>>(ro);  // its env is set per solve
+  StageBudgets b = budgets;
+  // Under every scheduler a stage is sized to the megakernel's wave of tasks.
+  if (b.tasks == 0) b.tasks = megakernel::resident_blocks(*s.rt);
+  s.plan = plan_stages(a.row_ptr, m, &lower, &upper, b);
   s.info.stages = static_cast<int>(s.plan.stages.size());
   s.info.tasks = static_cast<int>(s.plan.chunks.size());
+  s.info.budgets = b;
   s.info.analysis_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-  if (m == HostPreconditioner::jacobi) s.a_diag = to_device(positive_diagonal(a));
+  if (m == HostPreconditioner::jacobi) s.m_diag = to_device(positive_diagonal(a));
+  if (m == HostPreconditioner::ic0) {
+    std::vector<double> diag(static_cast<std::size_t>(a.rows));
+    for (index_t pos = 0; pos < a.rows; ++pos) diag[static_cast<std::size_t>(lower.rows[pos])] = lower.diag[pos];
+    s.m_diag = upload(diag);
+    s.row_flags = upload(s.plan.row_flags);
+  }
 
   s.stages = upload(s.plan.stages);
   s.chunks = upload(s.plan.chunks);
@@ -482,22 +542,19 @@ TaskLoop::TaskLoop(const Csr<double>& a, HostPreconditioner m, const Csr<double>
   s.u_val = upload(upper.val);
   s.u_diag = upload(upper.diag);
   const auto n = static_cast<std::size_t>(a.rows);
-  for (DeviceBuffer<double>* v : {&s.x, &s.r, &s.z, &s.p, &s.q, &s.y}) *v = DeviceBuffer<double>(n);
-  s.partial = DeviceBuffer<double>(s.plan.chunks.size());
+  for (DeviceBuffer<double>* v : {&s.x, &s.r, &s.z, &s.p0, &s.p1, &s.q, &s.y}) *v = DeviceBuffer<double>(n);
+  s.partial = DeviceBuffer<Pair>(s.plan.chunks.size());
   s.arrivals = DeviceBuffer<unsigned>(s.plan.stages.size());
   s.stage_end = DeviceBuffer<unsigned long long>(kProfiledPasses * s.plan.stages.size());
   s.state = DeviceBuffer<LoopState>(1);
   APIARY_CUDA_CHECK(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
 
-  RunOptions ro;
-  ro.queue_capacity = 2;
-  ro.waiting_capacity = 1;  // no dependencies: the stages are ordered by arrival counters
-  ro.blocks_per_sm = blocks_per_sm;
-  s.rt = std::make_unique<Runtime<LoopProgram, LoopData>>(ro, s.data());
   // One stage's tasks are queued at a time.
   s.rt->set_queue_capacity<StageTask>(static_cast<std::uint32_t>(2 * s.plan.max_chunks));
-  const Stage& first = s.plan.stages.front();
-  for (std::int32_t c = 0; c < first.chunk_count; ++c) s.seeds.push_back({first.first_chunk + c, 0});
+  // The run starts with the priming pass of the update (stage_plan.hpp).
+  const std::int32_t update = s.plan.update_stage();
+  const Stage& first = s.plan.stages[static_cast<std::size_t>(update)];
+  for (std::int32_t c = 0; c < first.chunk_count; ++c) s.seeds.push_back({first.first_chunk + c, update});
   APIARY_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
@@ -528,7 +585,10 @@ PcgResult TaskLoop::solve(std::span<const double> b, const PcgOptions& o) {
   init.tolerance = o.tolerance;
   s.state.copy_from(std::span<const LoopState>(&init, 1), s.stream);
   s.r.copy_from(b, s.stream);
-  s.x.fill_zero(s.stream);
+  // The priming update reads x, p and q (alpha = 0); the first r.z sum reads every
+  // chunk's partial, the spmv's before they run.
+  for (DeviceBuffer<double>* v : {&s.x, &s.p0, &s.p1, &s.q}) v->fill_zero(s.stream);
+  s.partial.fill_zero(s.stream);
   s.arrivals.fill_zero(s.stream);
   s.rt->seed<StageTask>(std::span<const StageItem>(s.seeds));
   APIARY_CUDA_CHECK(cudaStreamSynchronize(s.stream));

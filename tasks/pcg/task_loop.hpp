@@ -7,8 +7,8 @@
 //
 // Stage profile: the last task of each stage records the global timer at the stage's
 // end during the first kProfiledPasses passes of the cycle; solve() turns the gaps into
-// PcgResult::stage_us (the mean over passes 1 to kProfiledPasses - 1; pass 0 starts
-// the run and computes z0). One timer read and one store per stage.
+// PcgResult::stage_us (the mean over passes 1 to kProfiledPasses - 1; pass 0 follows
+// the priming update and computes p0). One timer read and one store per stage.
 //
 // This header needs no CUDA compiler.
 #pragma once
@@ -28,6 +28,7 @@ inline constexpr int kProfiledPasses = 32;
 struct TaskLoopInfo {
   int stages = 0;             // per iteration
   int tasks = 0;              // per iteration
+  StageBudgets budgets;       // as planned (tasks: the automatic budgets' target)
   index_t forward_levels = 0;  // ic0
   index_t backward_levels = 0;
   double analysis_ms = 0;     // host: level sets of L and L^T, the plan
@@ -38,8 +39,8 @@ struct TaskLoopInfo {
 class TaskLoop {
  public:
   // a: square, n > 0; factor: L for ic0 (lower, diagonal stored). Uploads and builds
-  // the plan (host). Throws std::invalid_argument for bad input, CudaError for device
-  // failures.
+  // the plan (host); budgets.tasks = 0 takes the megakernel's resident blocks. Throws
+  // std::invalid_argument for bad input, CudaError for device failures.
   TaskLoop(const Csr<double>& a, HostPreconditioner m, const Csr<double>* factor, Scheduler scheduler,
            const StageBudgets& budgets = {}, int blocks_per_sm = 0);
   ~TaskLoop();

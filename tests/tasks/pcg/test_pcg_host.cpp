@@ -308,28 +308,49 @@ void check_sweep(const SweepTriangle& t, const Csr<double>& f, bool upper) {
   }
 }
 
-// The chunks of each stage cover its positions once, in order, within the budgets.
+// The cycle is forward levels 1.., backward levels 1.., spmv, update; the chunks of
+// each stage cover its positions once, in order, within the budgets; exactly one stage
+// ends the preconditioner.
 void check_plan(const StagePlan& plan, std::span<const index_t> a_row_ptr, const SweepTriangle* lower,
                 const SweepTriangle* upper, const StageBudgets& b) {
   const auto n = static_cast<index_t>(a_row_ptr.size() - 1);
+  const index_t forward_stages = lower != nullptr ? lower->levels() - 1 : 0;
+  const index_t backward_stages = upper != nullptr ? upper->levels() - 1 : 0;
+  ASSERT_EQ(plan.stages.size(), static_cast<std::size_t>(forward_stages + backward_stages + 2));
+  EXPECT_EQ(plan.stages[plan.stages.size() - 2].kind, StageKind::spmv);
+  EXPECT_EQ(plan.stages.back().kind, StageKind::update);
+  EXPECT_EQ(plan.update_stage(), static_cast<std::int32_t>(plan.stages.size()) - 1);
   index_t forward = 0, backward = 0;
+  std::int32_t next_chunk = 0;
   for (std::size_t s = 0; s < plan.stages.size(); ++s) {
     const Stage& st = plan.stages[s];
     SCOPED_TRACE("stage " + std::to_string(s) + " " + std::string(to_string(st.kind)));
+    // The stage before spmv, or the update where the preconditioner has no stage.
+    const std::size_t ends = plan.stages.size() > 2 ? plan.stages.size() - 3 : plan.stages.size() - 1;
+    EXPECT_EQ(st.ends_preconditioner, s == ends ? 1 : 0);
     index_t begin = 0, end = n;
     std::span<const index_t> row_ptr = a_row_ptr;
     if (st.kind == StageKind::forward) {
-      begin = lower->level_ptr[forward];
-      end = lower->level_ptr[++forward];
+      EXPECT_EQ(backward, 0) << "a forward stage after a backward one";
+      begin = lower->level_ptr[++forward];
+      end = lower->level_ptr[forward + 1];
       row_ptr = lower->row_ptr;
     } else if (st.kind == StageKind::backward) {
-      begin = upper->level_ptr[backward];
-      end = upper->level_ptr[++backward];
+      begin = upper->level_ptr[++backward];
+      end = upper->level_ptr[backward + 1];
       row_ptr = upper->row_ptr;
     }
-    const bool sparse_stage = st.kind == StageKind::forward || st.kind == StageKind::backward || st.kind == StageKind::spmv;
+    // The automatic budgets (StageBudgets): about b.tasks chunks, none tiny.
+    const auto automatic = [&](int fixed, std::int64_t total) {
+      return fixed > 0 ? std::int64_t{fixed} : std::max<std::int64_t>(kMinAutoChunk, (total + b.tasks - 1) / b.tasks);
+    };
+    const std::int64_t nnz_budget = automatic(b.nnz, row_ptr[end] - row_ptr[begin]);
+    const std::int64_t update_budget = automatic(b.vector_rows, n);
+    if (st.kind == StageKind::update && b.vector_rows == 0) EXPECT_LE(st.chunk_count, b.tasks);
     index_t at = begin;
     ASSERT_GT(st.chunk_count, 0);
+    EXPECT_EQ(st.first_chunk, next_chunk);
+    next_chunk += st.chunk_count;
     EXPECT_LE(st.chunk_count, plan.max_chunks);
     for (std::int32_t c = st.first_chunk; c < st.first_chunk + st.chunk_count; ++c) {
       const StageChunk& ch = plan.chunks[static_cast<std::size_t>(c)];
@@ -337,23 +358,55 @@ void check_plan(const StagePlan& plan, std::span<const index_t> a_row_ptr, const
       EXPECT_EQ(ch.begin, at);
       EXPECT_GT(ch.end, ch.begin);
       EXPECT_TRUE(std::has_single_bit(static_cast<unsigned>(ch.lanes)) && ch.lanes <= 32) << ch.lanes;
-      if (sparse_stage) {
-        EXPECT_LE(ch.end - ch.begin, b.rows);
+      if (st.kind != StageKind::update) {
+        if (b.rows > 0) EXPECT_LE(ch.end - ch.begin, b.rows);
         if (ch.end - ch.begin > 1) {
-          EXPECT_LE(row_ptr[ch.end] - row_ptr[ch.begin], b.nnz);
+          EXPECT_LE(row_ptr[ch.end] - row_ptr[ch.begin], nnz_budget);
         }
       } else {
-        EXPECT_LE(ch.end - ch.begin, b.vector_rows);
+        EXPECT_LE(ch.end - ch.begin, update_budget);
         EXPECT_EQ(ch.lanes, 1);
       }
       at = ch.end;
     }
     EXPECT_EQ(at, end);
   }
-  if (lower != nullptr) {
-    EXPECT_EQ(forward, lower->levels());
-    EXPECT_EQ(backward, upper->levels());
+  EXPECT_EQ(next_chunk, static_cast<std::int32_t>(plan.chunks.size()));
+  EXPECT_EQ(forward, forward_stages);
+  EXPECT_EQ(backward, backward_stages);
+}
+
+// z = (L L^T)^-1 r as the task program forms it (pcg_tasks.cu): the update's row-local
+// part, then the forward and backward stages in order, chunk by chunk. y and z start
+// as NaN, so a row read before it is formed shows.
+std::vector<double> replay_preconditioner(const StagePlan& plan, const SweepTriangle& lower,
+                                          const SweepTriangle& upper, const std::vector<double>& r) {
+  const std::size_t n = r.size();
+  std::vector<double> y(n, NAN), z(n, NAN), diag(n);
+  for (std::size_t pos = 0; pos < n; ++pos) diag[static_cast<std::size_t>(lower.rows[pos])] = lower.diag[pos];
+  for (std::size_t i = 0; i < n; ++i)
+    if (plan.row_flags[i] & kFirstLevel) {
+      y[i] = r[i] / diag[i];
+      if (plan.row_flags[i] & kUpperFree) z[i] = y[i] / diag[i];
+    }
+  for (const Stage& st : plan.stages) {
+    if (st.kind != StageKind::forward && st.kind != StageKind::backward) continue;
+    const bool fwd = st.kind == StageKind::forward;
+    const SweepTriangle& t = fwd ? lower : upper;
+    for (std::int32_t c = st.first_chunk; c < st.first_chunk + st.chunk_count; ++c)
+      for (index_t pos = plan.chunks[static_cast<std::size_t>(c)].begin; pos < plan.chunks[static_cast<std::size_t>(c)].end; ++pos) {
+        const auto i = static_cast<std::size_t>(t.rows[pos]);
+        double sum = 0;
+        for (index_t k = t.row_ptr[pos]; k < t.row_ptr[pos + 1]; ++k) sum += t.val[k] * (fwd ? y : z)[t.col[k]];
+        if (fwd) {
+          y[i] = (r[i] - sum) / t.diag[pos];
+          if (plan.row_flags[i] & kUpperFree) z[i] = y[i] / t.diag[pos];
+        } else {
+          z[i] = (y[i] - sum) / t.diag[pos];
+        }
+      }
   }
+  return z;
 }
 
 TEST(StagePlan, Ic0CycleOnEveryOrdering) {
@@ -373,29 +426,26 @@ TEST(StagePlan, Ic0CycleOnEveryOrdering) {
         EXPECT_LE(lower.levels(), ord.colors);
         EXPECT_LE(upper.levels(), ord.colors);
       }
-      for (const StageBudgets b : {StageBudgets{}, StageBudgets{.nnz = 8, .rows = 4, .vector_rows = 16}}) {
+      std::vector<double> r(static_cast<std::size_t>(a.rows));
+      for (std::size_t i = 0; i < r.size(); ++i) r[i] = 1.0 + static_cast<double>(i % 7) / 3;
+      const std::vector<double> want = sparse::triangular_solve(
+          u, std::span<const double>(sparse::triangular_solve(l, std::span<const double>(r))),
+          {.triangle = sparse::Triangle::upper});
+      for (const StageBudgets b : {StageBudgets{.tasks = 3}, StageBudgets{.nnz = 8, .rows = 4, .vector_rows = 16}}) {
         const StagePlan plan = plan_stages(a.row_ptr, HostPreconditioner::ic0, &lower, &upper, b);
         check_plan(plan, a.row_ptr, &lower, &upper, b);
-        const auto levels = static_cast<std::size_t>(lower.levels() + upper.levels());
-        ASSERT_EQ(plan.stages.size(), levels + 3);
-        EXPECT_EQ(plan.direction_stage, static_cast<std::int32_t>(levels));
-        EXPECT_EQ(plan.stages[levels + 1].kind, StageKind::spmv);
-        EXPECT_EQ(plan.stages[levels + 2].kind, StageKind::update);
-        // Who reduces what: the last backward stage all backward chunks, spmv and update
-        // their own; nobody else.
-        const Stage& first_back = plan.stages[static_cast<std::size_t>(lower.levels())];
-        for (std::size_t s = 0; s < plan.stages.size(); ++s) {
-          const Stage& st = plan.stages[s];
-          if (s == levels - 1) {
-            EXPECT_EQ(st.reduce_first, first_back.first_chunk);
-            EXPECT_EQ(st.reduce_first + st.reduce_count, st.first_chunk + st.chunk_count);
-          } else if (st.kind == StageKind::spmv || st.kind == StageKind::update) {
-            EXPECT_EQ(st.reduce_first, st.first_chunk);
-            EXPECT_EQ(st.reduce_count, st.chunk_count);
-          } else {
-            EXPECT_EQ(st.reduce_count, 0) << "stage " << s;
-          }
+        ASSERT_EQ(plan.row_flags.size(), r.size());
+        for (index_t pos = 0; pos < a.rows; ++pos) {
+          const auto i = static_cast<std::size_t>(lower.rows[pos]);
+          EXPECT_EQ((plan.row_flags[i] & kFirstLevel) != 0, pos < lower.level_ptr[1]) << "row " << i;
         }
+        for (index_t pos = 0; pos < a.rows; ++pos) {
+          const auto i = static_cast<std::size_t>(upper.rows[pos]);
+          EXPECT_EQ((plan.row_flags[i] & kUpperFree) != 0, pos < upper.level_ptr[1]) << "row " << i;
+        }
+        const std::vector<double> z = replay_preconditioner(plan, lower, upper, r);
+        for (std::size_t i = 0; i < r.size(); ++i)
+          ASSERT_NEAR(z[i], want[i], 1e-12 * std::max(1.0, std::abs(want[i]))) << "row " << i;
       }
     }
 }
@@ -411,22 +461,61 @@ TEST(StagePlan, RedBlackPoissonHasTwoLevelsPerSweep) {
   EXPECT_EQ(sweep_triangle(sparse::transpose(l), true).levels(), 2);
 }
 
-TEST(StagePlan, JacobiAndPlainCgHaveFourStages) {
+TEST(StagePlan, JacobiAndPlainCgHaveTwoStages) {
   const Csr<double> a = sparse::poisson2d<double>(30, 30);
   for (HostPreconditioner m : {HostPreconditioner::jacobi, HostPreconditioner::none}) {
-    const StagePlan plan = plan_stages(a.row_ptr, m, nullptr, nullptr);
-    check_plan(plan, a.row_ptr, nullptr, nullptr, {});
-    ASSERT_EQ(plan.stages.size(), 4u);
-    EXPECT_EQ(plan.stages[0].kind, m == HostPreconditioner::jacobi ? StageKind::scale : StageKind::copy);
-    EXPECT_EQ(plan.stages[0].reduce_count, plan.stages[0].chunk_count);
-    EXPECT_EQ(plan.direction_stage, 1);
+    const StagePlan plan = plan_stages(a.row_ptr, m, nullptr, nullptr, {.tasks = 4});
+    check_plan(plan, a.row_ptr, nullptr, nullptr, {.tasks = 4});
+    EXPECT_TRUE(plan.row_flags.empty());
   }
+}
+
+// A diagonal factor has one level per sweep: the update does the whole preconditioner.
+TEST(StagePlan, DiagonalFactorIsAllInTheUpdate) {
+  const Csr<double> a = sparse::poisson2d<double>(3, 1);
+  Csr<double> l;
+  l.rows = l.cols = 3;
+  l.row_ptr = {0, 1, 2, 3};
+  l.col = {0, 1, 2};
+  l.val = {2, 3, 4};
+  const SweepTriangle lower = sweep_triangle(l, false), upper = sweep_triangle(sparse::transpose(l), true);
+  const StagePlan plan = plan_stages(a.row_ptr, HostPreconditioner::ic0, &lower, &upper, {.tasks = 1});
+  check_plan(plan, a.row_ptr, &lower, &upper, {.tasks = 1});
+  ASSERT_EQ(plan.stages.size(), 2u);
+  EXPECT_EQ(plan.stages[1].ends_preconditioner, 1);
+  for (std::uint8_t f : plan.row_flags) EXPECT_EQ(f, kFirstLevel | kUpperFree);
+  const std::vector<double> z = replay_preconditioner(plan, lower, upper, {4, 9, 32});
+  EXPECT_EQ(z, (std::vector<double>{1, 1, 2}));
+}
+
+// Automatic budgets cut a large stage into about `tasks` chunks (one wave of tasks),
+// a small one into chunks of at least kMinAutoChunk entries or rows.
+TEST(StagePlan, AutomaticBudgetsGiveOneWave) {
+  const Csr<double> a = sparse::poisson3d<double>(80, 80, 80);  // 512000 rows, 4 to 7 entries each
+  const std::int64_t nnz = a.row_ptr.back();
+  for (const int tasks : {20, 132, 264}) {
+    SCOPED_TRACE(tasks);
+    const StagePlan plan = plan_stages(a.row_ptr, HostPreconditioner::none, nullptr, nullptr, {.tasks = tasks});
+    check_plan(plan, a.row_ptr, nullptr, nullptr, {.tasks = tasks});
+    EXPECT_GE(plan.stages[0].chunk_count, tasks - 1);  // spmv
+    EXPECT_LE(plan.stages[0].chunk_count, tasks + 1);
+    EXPECT_EQ(plan.stages[1].chunk_count, tasks);  // update
+  }
+  const StagePlan many = plan_stages(a.row_ptr, HostPreconditioner::none, nullptr, nullptr, {.tasks = 100000});
+  EXPECT_EQ(many.stages[1].chunk_count, 512000 / kMinAutoChunk);
+  EXPECT_GE(many.stages[0].chunk_count, nnz / kMinAutoChunk);
+  EXPECT_LE(many.stages[0].chunk_count, nnz / (kMinAutoChunk - 6) + 1);  // a chunk closes short of a 7-entry row
 }
 
 TEST(StagePlan, RefusesBadInput) {
   const Csr<double> a = sparse::poisson2d<double>(4, 4);
-  EXPECT_THROW(plan_stages(a.row_ptr, HostPreconditioner::ic0, nullptr, nullptr), std::invalid_argument);
-  EXPECT_THROW(plan_stages(a.row_ptr, HostPreconditioner::none, nullptr, nullptr, {.nnz = 0}), std::invalid_argument);
+  EXPECT_THROW(plan_stages(a.row_ptr, HostPreconditioner::ic0, nullptr, nullptr, {.tasks = 1}), std::invalid_argument);
+  EXPECT_THROW(plan_stages(a.row_ptr, HostPreconditioner::none, nullptr, nullptr, {.nnz = -1, .tasks = 1}),
+               std::invalid_argument);
+  // Automatic budgets (0) need a task target.
+  EXPECT_THROW(plan_stages(a.row_ptr, HostPreconditioner::none, nullptr, nullptr, {.nnz = 0, .vector_rows = 8}),
+               std::invalid_argument);
+  EXPECT_NO_THROW(plan_stages(a.row_ptr, HostPreconditioner::none, nullptr, nullptr, {.nnz = 8, .vector_rows = 8}));
   // A full matrix is not a triangle; a zero diagonal is refused naming the row.
   EXPECT_THROW(sweep_triangle(a, false), std::invalid_argument);
   Csr<double> l = ic0_reference(a, 0);
