@@ -34,62 +34,11 @@ struct PcgArgs {
   bool json = false;
 };
 
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t comma = s.find(',', start);
-    out.push_back(s.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-    if (comma == std::string::npos) return out;
-    start = comma + 1;
-  }
-}
-
-std::vector<pcg::Order> orders_of(const std::string& s) {
-  if (s == "all") return {std::begin(pcg::kOrders), std::end(pcg::kOrders)};
-  std::vector<pcg::Order> out;
-  for (const std::string& one : split(s)) {
-    const auto o = pcg::parse_order(one);
-    if (!o) throw std::invalid_argument("unknown ordering '" + one + "' (natural, rcm, color, a comma-separated list, or all)");
-    out.push_back(*o);
-  }
-  return out;
-}
-
-std::vector<pcg::Method> methods_of(const std::string& s) {
-  if (s == "all") return {pcg::kMethods.begin(), pcg::kMethods.end()};
-  std::vector<pcg::Method> out;
-  for (const std::string& one : split(s)) {
-    if (one == "ic0") {
-      out.push_back(pcg::Method::ic0);
-      out.push_back(pcg::Method::cusparse_ic0);  // the baseline comes with it
-    } else if (one == "jacobi") {
-      out.push_back(pcg::Method::jacobi);
-    } else if (one == "none") {
-      out.push_back(pcg::Method::cg);
-    } else {
-      throw std::invalid_argument("unknown preconditioner '" + one + "' (ic0, jacobi, none, a comma-separated list, or all)");
-    }
-  }
-  return out;
-}
-
-std::vector<pcg::Loop> loops_of(const std::string& s) {
-  if (s == "all") return {pcg::kLoops.begin(), pcg::kLoops.end()};
-  std::vector<pcg::Loop> out;
-  for (const std::string& one : split(s)) {
-    const auto l = pcg::parse_loop(one);
-    if (!l) throw std::invalid_argument("unknown loop '" + one + "' (host, tasks, a comma-separated list, or all)");
-    out.push_back(*l);
-  }
-  return out;
-}
-
 void run_pcg(const PcgArgs& args) {
   pcg::CompareOptions o;
-  o.orders = orders_of(args.order);
-  o.methods = methods_of(args.precond);
-  o.loops = loops_of(args.loop);
+  o.orders = pcg::parse_order_list(args.order);
+  o.methods = pcg::parse_preconditioner_list(args.precond);
+  o.loops = pcg::parse_loop_list(args.loop);
   o.device.budgets = args.budgets;
   o.device.blocks_per_sm = args.blocks_per_sm;
   const auto v = sptrsv::parse_variant(args.trsv);

@@ -31,6 +31,17 @@ index_t bandwidth_of(const Csr<double>& a) {
   return bw;
 }
 
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = s.find(',', start);
+    out.push_back(s.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) return out;
+    start = comma + 1;
+  }
+}
+
 struct Prepared {
   std::vector<index_t> perm;
   Csr<double> a;       // P A P^T
@@ -49,6 +60,46 @@ const MethodResult* Comparison::baseline(Order o) const {
   for (const auto& r : results)
     if (r.order == o && r.method == Method::cusparse_ic0 && r.loop == Loop::host && r.ok()) return &r;
   return nullptr;
+}
+
+std::vector<Order> parse_order_list(const std::string& s) {
+  if (s == "all") return {std::begin(kOrders), std::end(kOrders)};
+  std::vector<Order> out;
+  for (const std::string& one : split(s)) {
+    const auto o = parse_order(one);
+    if (!o) throw std::invalid_argument("unknown ordering '" + one + "' (natural, rcm, color, a comma-separated list, or all)");
+    out.push_back(*o);
+  }
+  return out;
+}
+
+std::vector<Method> parse_preconditioner_list(const std::string& s) {
+  if (s == "all") return {kMethods.begin(), kMethods.end()};
+  std::vector<Method> out;
+  for (const std::string& one : split(s)) {
+    if (one == "ic0") {
+      out.push_back(Method::ic0);
+      out.push_back(Method::cusparse_ic0);  // the baseline comes with it
+    } else if (one == "jacobi") {
+      out.push_back(Method::jacobi);
+    } else if (one == "none") {
+      out.push_back(Method::cg);
+    } else {
+      throw std::invalid_argument("unknown preconditioner '" + one + "' (ic0, jacobi, none, a comma-separated list, or all)");
+    }
+  }
+  return out;
+}
+
+std::vector<Loop> parse_loop_list(const std::string& s) {
+  if (s == "all") return {kLoops.begin(), kLoops.end()};
+  std::vector<Loop> out;
+  for (const std::string& one : split(s)) {
+    const auto l = parse_loop(one);
+    if (!l) throw std::invalid_argument("unknown loop '" + one + "' (host, tasks, a comma-separated list, or all)");
+    out.push_back(*l);
+  }
+  return out;
 }
 
 Comparison compare(const Csr<double>& a, const CompareOptions& o) {

@@ -32,6 +32,13 @@ struct CompareOptions {
   int reps = 1;
 };
 
+// Comma-separated lists, or "all", as `apiary pcg` and bench_pcg take them:
+// orderings (natural, rcm, color), preconditioners (ic0 brings cusparse-ic0 with it,
+// jacobi, none) and loops (host, tasks). std::invalid_argument names a bad entry.
+std::vector<Order> parse_order_list(const std::string& s);
+std::vector<Method> parse_preconditioner_list(const std::string& s);
+std::vector<Loop> parse_loop_list(const std::string& s);
+
 struct MethodResult {
   Order order = Order::natural;
   Method method = Method::cg;

@@ -346,7 +346,9 @@ void check_plan(const StagePlan& plan, std::span<const index_t> a_row_ptr, const
     };
     const std::int64_t nnz_budget = automatic(b.nnz, row_ptr[end] - row_ptr[begin]);
     const std::int64_t update_budget = automatic(b.vector_rows, n);
-    if (st.kind == StageKind::update && b.vector_rows == 0) EXPECT_LE(st.chunk_count, b.tasks);
+    if (st.kind == StageKind::update && b.vector_rows == 0) {
+      EXPECT_LE(st.chunk_count, b.tasks);
+    }
     index_t at = begin;
     ASSERT_GT(st.chunk_count, 0);
     EXPECT_EQ(st.first_chunk, next_chunk);
@@ -359,7 +361,9 @@ void check_plan(const StagePlan& plan, std::span<const index_t> a_row_ptr, const
       EXPECT_GT(ch.end, ch.begin);
       EXPECT_TRUE(std::has_single_bit(static_cast<unsigned>(ch.lanes)) && ch.lanes <= 32) << ch.lanes;
       if (st.kind != StageKind::update) {
-        if (b.rows > 0) EXPECT_LE(ch.end - ch.begin, b.rows);
+        if (b.rows > 0) {
+          EXPECT_LE(ch.end - ch.begin, b.rows);
+        }
         if (ch.end - ch.begin > 1) {
           EXPECT_LE(row_ptr[ch.end] - row_ptr[ch.begin], nnz_budget);
         }
