@@ -62,21 +62,29 @@ const MethodResult* Comparison::baseline(Order o) const {
   return nullptr;
 }
 
-std::vector<Order> parse_order_list(const std::string& s) {
-  if (s == "all") return {std::begin(kOrders), std::end(kOrders)};
-  std::vector<Order> out;
-  for (const std::string& one : split(s)) {
-    const auto o = parse_order(one);
-    if (!o) throw std::invalid_argument("unknown ordering '" + one + "' (natural, rcm, color, a comma-separated list, or all)");
-    out.push_back(*o);
-  }
+namespace {
+
+// Each entry of a comma-separated list through one(entry, out); "all" is every value.
+template <class T, class One>
+std::vector<T> parse_list(const std::string& s, std::vector<T> all, One&& one) {
+  if (s == "all") return all;
+  std::vector<T> out;
+  for (const std::string& entry : split(s)) one(entry, out);
   return out;
 }
 
+}  // namespace
+
+std::vector<Order> parse_order_list(const std::string& s) {
+  return parse_list<Order>(s, {std::begin(kOrders), std::end(kOrders)}, [](const std::string& one, auto& out) {
+    const auto o = parse_order(one);
+    if (!o) throw std::invalid_argument("unknown ordering '" + one + "' (natural, rcm, color, a comma-separated list, or all)");
+    out.push_back(*o);
+  });
+}
+
 std::vector<Method> parse_preconditioner_list(const std::string& s) {
-  if (s == "all") return {kMethods.begin(), kMethods.end()};
-  std::vector<Method> out;
-  for (const std::string& one : split(s)) {
+  return parse_list<Method>(s, {kMethods.begin(), kMethods.end()}, [](const std::string& one, auto& out) {
     if (one == "ic0") {
       out.push_back(Method::ic0);
       out.push_back(Method::cusparse_ic0);  // the baseline comes with it
@@ -87,19 +95,15 @@ std::vector<Method> parse_preconditioner_list(const std::string& s) {
     } else {
       throw std::invalid_argument("unknown preconditioner '" + one + "' (ic0, jacobi, none, a comma-separated list, or all)");
     }
-  }
-  return out;
+  });
 }
 
 std::vector<Loop> parse_loop_list(const std::string& s) {
-  if (s == "all") return {kLoops.begin(), kLoops.end()};
-  std::vector<Loop> out;
-  for (const std::string& one : split(s)) {
+  return parse_list<Loop>(s, {kLoops.begin(), kLoops.end()}, [](const std::string& one, auto& out) {
     const auto l = parse_loop(one);
     if (!l) throw std::invalid_argument("unknown loop '" + one + "' (host, tasks, a comma-separated list, or all)");
     out.push_back(*l);
-  }
-  return out;
+  });
 }
 
 Comparison compare(const Csr<double>& a, const CompareOptions& o) {

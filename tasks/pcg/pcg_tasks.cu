@@ -391,6 +391,21 @@ using LoopProgram = Program<Phaseless<StageTask>>;
 
 using Clock = std::chrono::steady_clock;
 
+template <class T>
+DeviceBuffer<T> upload(const std::vector<T>& v) {
+  return DeviceBuffer<T>(std::span<const T>(v.data(), v.size()));
+}
+
+// A SweepTriangle on the device.
+struct SweepBuffers {
+  DeviceBuffer<index_t> rows, row_ptr, col;
+  DeviceBuffer<double> val, diag;
+  SweepBuffers() = default;
+  explicit SweepBuffers(const SweepTriangle& t)
+      : rows(upload(t.rows)), row_ptr(upload(t.row_ptr)), col(upload(t.col)), val(upload(t.val)), diag(upload(t.diag)) {}
+  DeviceSweep view() const { return {rows.data(), row_ptr.data(), col.data(), val.data(), diag.data()}; }
+};
+
 }  // namespace
 
 struct TaskLoop::Impl {
@@ -403,8 +418,7 @@ struct TaskLoop::Impl {
   DeviceBuffer<index_t> a_ptr, a_col;
   DeviceBuffer<double> a_val, m_diag;
   DeviceBuffer<std::uint8_t> row_flags;
-  DeviceBuffer<index_t> l_rows, l_ptr, l_col, u_rows, u_ptr, u_col;
-  DeviceBuffer<double> l_val, l_diag, u_val, u_diag;
+  SweepBuffers lower, upper;
   DeviceBuffer<double> x, r, z, p0, p1, q, y, history;
   DeviceBuffer<Pair> partial;
   DeviceBuffer<unsigned> arrivals;
@@ -432,8 +446,8 @@ struct TaskLoop::Impl {
     d.a_ptr = a_ptr.data();
     d.a_col = a_col.data();
     d.a_val = a_val.data();
-    d.lower = {l_rows.data(), l_ptr.data(), l_col.data(), l_val.data(), l_diag.data()};
-    d.upper = {u_rows.data(), u_ptr.data(), u_col.data(), u_val.data(), u_diag.data()};
+    d.lower = lower.view();
+    d.upper = upper.view();
     d.m_diag = m_diag.data();
     d.row_flags = row_flags.data();
     d.x = x.data();
@@ -477,11 +491,6 @@ std::vector<std::pair<std::string, double>> stage_profile(const StagePlan& plan,
         it->second += us;
     }
   return out;
-}
-
-template <class T>
-DeviceBuffer<T> upload(const std::vector<T>& v) {
-  return DeviceBuffer<T>(std::span<const T>(v.data(), v.size()));
 }
 
 }  // namespace
@@ -531,16 +540,8 @@ TaskLoop::TaskLoop(const Csr<double>& a, HostPreconditioner m, const Csr<double>
   s.a_ptr = upload(a.row_ptr);
   s.a_col = upload(a.col);
   s.a_val = upload(a.val);
-  s.l_rows = upload(lower.rows);
-  s.l_ptr = upload(lower.row_ptr);
-  s.l_col = upload(lower.col);
-  s.l_val = upload(lower.val);
-  s.l_diag = upload(lower.diag);
-  s.u_rows = upload(upper.rows);
-  s.u_ptr = upload(upper.row_ptr);
-  s.u_col = upload(upper.col);
-  s.u_val = upload(upper.val);
-  s.u_diag = upload(upper.diag);
+  s.lower = SweepBuffers(lower);
+  s.upper = SweepBuffers(upper);
   const auto n = static_cast<std::size_t>(a.rows);
   for (DeviceBuffer<double>* v : {&s.x, &s.r, &s.z, &s.p0, &s.p1, &s.q, &s.y}) *v = DeviceBuffer<double>(n);
   s.partial = DeviceBuffer<Pair>(s.plan.chunks.size());
