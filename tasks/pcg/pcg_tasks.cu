@@ -30,7 +30,7 @@ namespace apiary::pcg {
 
 namespace {
 
-constexpr int kThreads = 256;
+constexpr int kThreads = kStageThreads;
 
 enum StopCode : int { kRunning = 0, kConverged = 1, kMaxIterations = 2, kBreakdown = 3 };
 enum BreakdownWhat : int { kPq = 0, kRz = 1, kRnorm = 2 };
@@ -118,14 +118,17 @@ __device__ Pair task_sum(Pair v, int rank, Scratch* s, const Ctx& ctx) {
   return total;
 }
 
-// For each row (position) of c: the dot product of its entries with gather(column), `lanes` threads
-// a row, `Passes` rows per thread group at once (independent chains of loads in
-// flight: a chunk of many short rows is otherwise bound by latency); then
-// finish(pos, sum) in the row's lane 0. Every thread runs the same number of passes
-// (the butterfly needs all lanes of a warp).
+// For each row (position) of c: the dot product of its entries with gather(column),
+// `lanes` threads a row, `Passes` rows per thread group at once; then finish(pos, sum)
+// in the row's lane 0. Each lane loads kSweepRounds of its row's entries (columns and
+// values) before any gather, then the gathers: a chunk of many short rows is bound by
+// the latency of these dependent loads, so as many as possible are in flight. A lane
+// adds its entries in row order whatever kSweepRounds is. Every thread runs the same
+// number of passes (the butterfly needs all lanes of a warp).
 template <int Passes, class Gather, class Finish>
 __device__ void sweep_rows(const StageChunk& c, const index_t* row_ptr, const index_t* col, const double* val,
                            int rank, Gather&& gather, Finish&& finish) {
+  constexpr int R = kSweepRounds;
   const int lanes = c.lanes;
   const int groups = kThreads / lanes;
   const int group = rank / lanes;
@@ -142,14 +145,29 @@ __device__ void sweep_rows(const StageChunk& c, const index_t* row_ptr, const in
       end[u] = active ? __ldg(row_ptr + pos + 1) : 0;
     }
     for (bool more = true; more;) {
-      more = false;
+      index_t j[Passes][R];
+      double v[Passes][R], g[Passes][R];
 #pragma unroll
       for (int u = 0; u < Passes; ++u)
-        if (k[u] < end[u]) {
-          acc[u] += __ldg(val + k[u]) * gather(__ldg(col + k[u]));
-          k[u] += lanes;
-          more = true;
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+          const int e = k[u] + r * lanes;
+          j[u][r] = e < end[u] ? __ldg(col + e) : -1;
+          v[u][r] = e < end[u] ? __ldg(val + e) : 0.0;
         }
+#pragma unroll
+      for (int u = 0; u < Passes; ++u)
+#pragma unroll
+        for (int r = 0; r < R; ++r) g[u][r] = j[u][r] >= 0 ? gather(j[u][r]) : 0.0;
+      more = false;
+#pragma unroll
+      for (int u = 0; u < Passes; ++u) {
+#pragma unroll
+        for (int r = 0; r < R; ++r)
+          if (j[u][r] >= 0) acc[u] += v[u][r] * g[u][r];
+        k[u] += R * lanes;
+        more = more || k[u] < end[u];
+      }
     }
 #pragma unroll
     for (int u = 0; u < Passes; ++u) {
@@ -162,7 +180,7 @@ __device__ void sweep_rows(const StageChunk& c, const index_t* row_ptr, const in
   }
 }
 
-constexpr int kPasses = 4;
+constexpr int kPasses = 2;
 
 template <class Gather, class Finish>
 __device__ void sweep(const StageChunk& c, const index_t* row_ptr, const index_t* col, const double* val, int rank,

@@ -3,17 +3,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <limits>
 #include <stdexcept>
 
 #include "sparse/analysis.hpp"
-#include "sparse/lanes.hpp"
 
 namespace apiary::pcg {
 
 namespace {
-
-constexpr int kTaskThreads = 256;  // the task program's tasks (pcg_tasks.cu)
 
 // A budget, or the automatic one for `total` entries or rows (StageBudgets).
 std::int64_t budget(int fixed, std::int64_t total, int tasks) {
@@ -21,28 +19,34 @@ std::int64_t budget(int fixed, std::int64_t total, int tasks) {
   return std::max<std::int64_t>(kMinAutoChunk, (total + tasks - 1) / tasks);
 }
 
-// Greedy chunks over positions [begin, end) of a stage whose position p has
-// row_ptr[p + 1] - row_ptr[p] entries.
+// Chunks over positions [begin, end) of a stage whose position p has
+// row_ptr[p + 1] - row_ptr[p] entries. A fixed budget packs rows greedily up to it. An
+// automatic one cuts where the running count of entries crosses a multiple of the
+// budget, so the stage has at most ceil(entries / budget) chunks, that is at most
+// `tasks`: greedy packing leaves each chunk a little short of the budget, and the
+// remainder became one chunk more than the resident blocks, a second wave that cost a
+// whole chunk's time per stage.
 void add_sparse_chunks(StagePlan& plan, std::int32_t stage, index_t begin, index_t end,
                        std::span<const index_t> row_ptr, const StageBudgets& b) {
   const std::int64_t nnz = budget(b.nnz, row_ptr[end] - row_ptr[begin], b.tasks);
   const std::int64_t rows = b.rows > 0 ? b.rows : std::numeric_limits<std::int64_t>::max();
+  const bool automatic = b.nnz == 0;
   index_t open = begin;
   while (open < end) {
+    // Automatic: close at the next multiple of the budget past the chunk's first entry.
+    const std::int64_t done = row_ptr[open] - row_ptr[begin];
+    const std::int64_t limit = automatic ? (done / nnz + 1) * nnz - done : nnz;
     index_t stop = open, longest = 0;
     std::int64_t entries = 0;
     while (stop < end) {
       const index_t len = row_ptr[stop + 1] - row_ptr[stop];
-      const bool fits = stop - open < rows && entries + len <= nnz;
-      if (!fits && stop > open) break;  // a row longer than the budget still gets a chunk
+      if (stop > open && (stop - open >= rows || entries >= limit || (!automatic && entries + len > limit)))
+        break;  // a row longer than the budget still gets a chunk
       entries += len;
       longest = std::max(longest, len);
       ++stop;
     }
-    plan.chunks.push_back({.begin = open,
-                           .end = stop,
-                           .lanes = sparse::lanes_per_row(stop - open, longest, entries, kTaskThreads),
-                           .stage = stage});
+    plan.chunks.push_back({.begin = open, .end = stop, .lanes = sweep_lanes(stop - open, longest, entries), .stage = stage});
     open = stop;
   }
 }
@@ -65,6 +69,15 @@ void add_stage(StagePlan& plan, StageKind kind, Fill&& fill) {
 }
 
 }  // namespace
+
+std::int32_t sweep_lanes(index_t rows, index_t longest, std::int64_t entries) {
+  rows = std::max<index_t>(rows, 1);
+  const auto fit = std::bit_floor(static_cast<unsigned>(std::max<index_t>(1, kStageThreads / rows)));
+  const std::int64_t mean = (entries + rows - 1) / rows;
+  const auto rounds = std::bit_ceil(static_cast<unsigned>(std::max<std::int64_t>(1, (mean + kSweepRounds - 1) / kSweepRounds)));
+  const auto need = std::bit_ceil(static_cast<unsigned>(std::max<index_t>(1, longest)));
+  return static_cast<std::int32_t>(std::min({32u, std::max(fit, rounds), need}));
+}
 
 std::string_view to_string(StageKind k) {
   switch (k) {

@@ -78,9 +78,20 @@ enum class StageKind : std::int32_t {
 };
 std::string_view to_string(StageKind k);
 
+// Threads per task of the task program (pcg_tasks.cu).
+inline constexpr int kStageThreads = 256;
+// Entries each lane of a row loads at once in a sparse stage (pcg_tasks.cu's sweep):
+// 8 was the fastest of 2, 4 and 8 on an H100 (docs/pcg.md).
+inline constexpr int kSweepRounds = 8;
+
+// Lanes per row of a sparse chunk: enough that a row of the mean length takes one
+// round of kSweepRounds loads per lane, and as many as kStageThreads spread over the
+// chunk's rows; a power of two from 1 to 32, not beyond the longest row.
+std::int32_t sweep_lanes(index_t rows, index_t longest, std::int64_t entries);
+
 // One task's work: positions [begin, end) of its stage's rows (the triangle's positions
 // for forward and backward, rows of A otherwise), `lanes` threads per row
-// (sparse::lanes_per_row for 256 threads; 1 for the update).
+// (sweep_lanes; 1 for the update).
 struct StageChunk {
   std::int32_t begin = 0;
   std::int32_t end = 0;

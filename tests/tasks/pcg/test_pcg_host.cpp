@@ -349,6 +349,12 @@ void check_plan(const StagePlan& plan, std::span<const index_t> a_row_ptr, const
     if (st.kind == StageKind::update && b.vector_rows == 0) {
       EXPECT_LE(st.chunk_count, b.tasks);
     }
+    // Automatic sparse chunks: no more than the budget divides the entries into, so
+    // never a second wave for a remainder.
+    if (st.kind != StageKind::update && b.nnz == 0 && b.rows == 0) {
+      const std::int64_t entries = row_ptr[end] - row_ptr[begin];
+      EXPECT_LE(st.chunk_count, std::max<std::int64_t>(1, (entries + nnz_budget - 1) / nnz_budget));
+    }
     index_t at = begin;
     ASSERT_GT(st.chunk_count, 0);
     EXPECT_EQ(st.first_chunk, next_chunk);
@@ -364,8 +370,11 @@ void check_plan(const StagePlan& plan, std::span<const index_t> a_row_ptr, const
         if (b.rows > 0) {
           EXPECT_LE(ch.end - ch.begin, b.rows);
         }
-        if (ch.end - ch.begin > 1) {
+        if (ch.end - ch.begin > 1 && b.nnz > 0) {
           EXPECT_LE(row_ptr[ch.end] - row_ptr[ch.begin], nnz_budget);
+        }
+        if (ch.end - ch.begin > 1 && b.nnz == 0) {  // closed once the budget was reached
+          EXPECT_LT(row_ptr[ch.end - 1] - row_ptr[ch.begin], nnz_budget);
         }
       } else {
         EXPECT_LE(ch.end - ch.begin, update_budget);
@@ -502,13 +511,26 @@ TEST(StagePlan, AutomaticBudgetsGiveOneWave) {
     const StagePlan plan = plan_stages(a.row_ptr, HostPreconditioner::none, nullptr, nullptr, {.tasks = tasks});
     check_plan(plan, a.row_ptr, nullptr, nullptr, {.tasks = tasks});
     EXPECT_GE(plan.stages[0].chunk_count, tasks - 1);  // spmv
-    EXPECT_LE(plan.stages[0].chunk_count, tasks + 1);
+    EXPECT_LE(plan.stages[0].chunk_count, tasks);
     EXPECT_EQ(plan.stages[1].chunk_count, tasks);  // update
   }
   const StagePlan many = plan_stages(a.row_ptr, HostPreconditioner::none, nullptr, nullptr, {.tasks = 100000});
   EXPECT_EQ(many.stages[1].chunk_count, 512000 / kMinAutoChunk);
   EXPECT_GE(many.stages[0].chunk_count, nnz / kMinAutoChunk);
-  EXPECT_LE(many.stages[0].chunk_count, nnz / (kMinAutoChunk - 6) + 1);  // a chunk closes short of a 7-entry row
+  EXPECT_LE(many.stages[0].chunk_count, (nnz + kMinAutoChunk - 1) / kMinAutoChunk);
+}
+
+// Lanes per row: one round of kSweepRounds loads per lane for a row of the mean length,
+// spread over the task's threads where the chunk has few rows, never past the longest.
+TEST(StagePlan, SweepLanes) {
+  static_assert(kSweepRounds == 8, "the cases below assume 8 loads per lane");
+  EXPECT_EQ(sweep_lanes(3788, 7, 26288), 1);     // a 7-point stencil's chunk
+  EXPECT_EQ(sweep_lanes(1000, 27, 27000), 4);    // 27 entries: 4 lanes of up to 8
+  EXPECT_EQ(sweep_lanes(1000, 40, 17000), 4);    // mean 17: 3 rounds up to 4 lanes
+  EXPECT_EQ(sweep_lanes(8, 7, 56), 8);           // 8 rows on 256 threads: 32 would fit, 8 cover a row
+  EXPECT_EQ(sweep_lanes(1, 3, 3), 4);            // never more than the longest row needs
+  EXPECT_EQ(sweep_lanes(100, 5000, 100000), 32);  // long rows: a warp each
+  EXPECT_EQ(sweep_lanes(0, 0, 0), 1);
 }
 
 TEST(StagePlan, RefusesBadInput) {
