@@ -1,6 +1,7 @@
 // How many threads share one row when a group of threads (a task, a block) computes the
-// dot products of several sparse rows at once: the rule of Jacobi's chunks and of the
-// PCG task program's sparse stages. Plain host C++.
+// dot products of several sparse rows at once: the rule of Jacobi's chunks. (The PCG
+// task program has its own, pcg::sweep_lanes, for its loop that loads several entries
+// per lane at once.) Plain host C++.
 #pragma once
 
 #include <algorithm>

@@ -40,8 +40,9 @@ void add_sparse_chunks(StagePlan& plan, std::int32_t stage, index_t begin, index
     std::int64_t entries = 0;
     while (stop < end) {
       const index_t len = row_ptr[stop + 1] - row_ptr[stop];
-      if (stop > open && (stop - open >= rows || entries >= limit || (!automatic && entries + len > limit)))
-        break;  // a row longer than the budget still gets a chunk
+      // Automatic: full once the limit is reached; fixed: full if the row would pass it.
+      const bool full = automatic ? entries >= limit : entries + len > limit;
+      if (stop > open && (stop - open >= rows || full)) break;  // a row longer than the budget still gets a chunk
       entries += len;
       longest = std::max(longest, len);
       ++stop;

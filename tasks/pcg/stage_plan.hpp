@@ -81,7 +81,7 @@ std::string_view to_string(StageKind k);
 // Threads per task of the task program (pcg_tasks.cu).
 inline constexpr int kStageThreads = 256;
 // Entries each lane of a row loads at once in a sparse stage (pcg_tasks.cu's sweep):
-// 8 was the fastest of 2, 4 and 8 on an H100 (docs/pcg.md).
+// 8 was the fastest of 2, 4 and 8 on Poisson 3D on an H100 (docs/pcg.md).
 inline constexpr int kSweepRounds = 8;
 
 // Lanes per row of a sparse chunk: enough that a row of the mean length takes one
