@@ -78,6 +78,7 @@ int main(int argc, char** argv) {
   int reps = 3;
   std::string scheduler_text = "megakernel";
   std::vector<int> budgets{jacobi::PartitionOptions{}.nnz_budget};
+  int row_budget = jacobi::PartitionOptions{}.row_budget;
   std::vector<std::string> variant_names;
   int blocks_per_sm = 0;
   std::string json_path;
@@ -88,6 +89,7 @@ int main(int argc, char** argv) {
   app.add_option("--nnz-budget", budgets, "most entries of A per task; a list runs each as its own partition")
       ->delimiter(',')
       ->check(CLI::Range(2, 1 << 30));
+  app.add_option("--row-budget", row_budget, "most rows per task")->capture_default_str()->check(CLI::Range(1, 1 << 30));
   app.add_option("--variants", variant_names, "task variants to run (default all); kernels and graph always run")
       ->delimiter(',');
   app.add_option("--blocks-per-sm", blocks_per_sm, "megakernel blocks per SM (0: as many as fit)")
@@ -134,6 +136,7 @@ int main(int argc, char** argv) {
         o.tolerance = 0;
         o.max_iterations = iterations;
         o.partition.nnz_budget = budget;
+        o.partition.row_budget = row_budget;
         o.run.blocks_per_sm = blocks_per_sm;
         jacobi::JacobiSolver solver(a, b, o);
         const double bytes = jacobi::bytes_per_iteration(solver.problem());

@@ -119,7 +119,7 @@ __device__ void launch_worker(const V& v, const Params& p, unsigned long long* w
 
 // One block of ceil32(type_count) threads; thread q looks after queue q.
 template <class V, bool Trace>
-__global__ void controller_kernel(const V v, const Params p) {
+__global__ void controller_kernel(const __grid_constant__ V v, const Params p) {
   using P = typename V::Program;
   constexpr std::size_t kTypes = P::type_count;
   enum : int { kPoll = 0, kEnd = 1, kHandOver = 2 };

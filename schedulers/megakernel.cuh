@@ -426,9 +426,15 @@ __device__ unsigned run_batch(const V& v, Claim& claim, unsigned char* smem, Loc
   return ran;
 }
 
+// The view stays in the kernel's parameter space (__grid_constant__, as in every kernel of
+// the schedulers): the loop passes it by reference and indexes its queues at run time,
+// for which the compiler otherwise copies the whole view (480-536 bytes for the Jacobi
+// programs) to each thread's stack, and every read of it becomes a local-memory load.
+// On an H100 this alone took PCG IC(0) at Poisson 3D 100^3 from 40.7 to 37.6 ms and
+// Jacobi's autonomous variant at 10^7 non-zeros from 219 to 202 us per iteration.
 template <class V, bool Trace>
 __global__ void __launch_bounds__(Config<typename V::Program>::block_threads, Config<typename V::Program>::min_blocks)
-    megakernel(const V v) {
+    megakernel(const __grid_constant__ V v) {
   using P = typename V::Program;
   extern __shared__ __align__(16) unsigned char smem[];
   __shared__ Claim claim;

@@ -52,7 +52,7 @@ enum Status : unsigned long long { kRunning = 0, kFinished = 1, kAborted = 2 };
 // One thread, between rounds (every kernel of the previous round has finished, so no
 // claim is in flight and `active` counts queued tasks only): end, switch, report.
 template <class V>
-__global__ void plan_round(const V v, unsigned long long* words) {
+__global__ void plan_round(const __grid_constant__ V v, unsigned long long* words) {
   using P = typename V::Program;
   RunControl* ctl = v.control;
   volatile unsigned long long* out = words;

@@ -34,7 +34,7 @@ namespace apiary::sched {
 // before the guard starts (warm_up_worker below).
 template <class V, std::size_t Q, bool Trace, bool Counted>
 __global__ void __launch_bounds__(WorkerShape<typename V::Program::template type_at<Q>>::block_threads)
-    worker_kernel(const V v, bool warm_up) {
+    worker_kernel(const __grid_constant__ V v, bool warm_up) {
   if (warm_up) return;
   using P = typename V::Program;
   using T = typename P::template type_at<Q>;
@@ -88,7 +88,7 @@ __global__ void __launch_bounds__(WorkerShape<typename V::Program::template type
 //     returned by then never will, and __trap() stops it (and the context).
 // It only reads the run's counters and never holds anything a worker needs.
 template <class V>
-__global__ void guard_kernel(const V v, const unsigned long long* host_stop) {
+__global__ void guard_kernel(const __grid_constant__ V v, const unsigned long long* host_stop) {
   RunControl* ctl = v.control;
   const volatile unsigned long long* stop = host_stop;
   atomic_ref<unsigned long long>(ctl->last_progress_ns).fetch_max(global_time_ns());

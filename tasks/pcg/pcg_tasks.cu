@@ -64,9 +64,6 @@ struct DeviceSweep {
 struct Pair {
   double a, b;
 };
-struct Quad {
-  double a, b, c, d;
-};
 
 struct LoopData {
   int stage_count = 0;
@@ -119,15 +116,17 @@ __device__ Pair task_sum(Pair v, int rank, Scratch* s, const Ctx& ctx) {
 }
 
 // For each row (position) of c: the dot product of its entries with gather(column),
-// `lanes` threads a row, `Passes` rows per thread group at once; then finish(pos, sum)
-// in the row's lane 0. Each lane loads kSweepRounds of its row's entries (columns and
+// `lanes` threads a row, `Passes` rows per thread group at once; then finish(pos, sum,
+// prepare(pos)) in the row's lane 0. prepare's loads (the row's own values that finish
+// needs) are issued with the row pointers, so that they overlap the entries' loads
+// rather than follow the sum. Each lane loads kSweepRounds of its row's entries (columns and
 // values) before any gather, then the gathers: a chunk of many short rows is bound by
 // the latency of these dependent loads, so as many as possible are in flight. A lane
 // adds its entries in row order whatever kSweepRounds is. Every thread runs the same
 // number of passes (the butterfly needs all lanes of a warp).
-template <int Passes, class Gather, class Finish>
+template <int Passes, class Prepare, class Gather, class Finish>
 __device__ void sweep_rows(const StageChunk& c, const index_t* row_ptr, const index_t* col, const double* val,
-                           int rank, Gather&& gather, Finish&& finish) {
+                           int rank, Prepare&& prepare, Gather&& gather, Finish&& finish) {
   constexpr int R = kSweepRounds;
   const int lanes = c.lanes;
   const int groups = kThreads / lanes;
@@ -136,6 +135,7 @@ __device__ void sweep_rows(const StageChunk& c, const index_t* row_ptr, const in
   for (int base = c.begin; base < c.end; base += Passes * groups) {
     double acc[Passes];
     int k[Passes], end[Passes];
+    decltype(prepare(0)) pre[Passes];
 #pragma unroll
     for (int u = 0; u < Passes; ++u) {
       const int pos = base + u * groups + group;
@@ -143,6 +143,7 @@ __device__ void sweep_rows(const StageChunk& c, const index_t* row_ptr, const in
       acc[u] = 0;
       k[u] = active ? __ldg(row_ptr + pos) + lane : 0;
       end[u] = active ? __ldg(row_ptr + pos + 1) : 0;
+      pre[u] = active && lane == 0 ? prepare(pos) : decltype(prepare(0)){};
     }
     for (bool more = true; more;) {
       index_t j[Passes][R];
@@ -175,20 +176,20 @@ __device__ void sweep_rows(const StageChunk& c, const index_t* row_ptr, const in
       double sum = acc[u];
       for (int off = lanes >> 1; off > 0; off >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, off);
       const int pos = base + u * groups + group;
-      if (pos < c.end && lane == 0) finish(pos, sum);
+      if (pos < c.end && lane == 0) finish(pos, sum, pre[u]);
     }
   }
 }
 
 constexpr int kPasses = 2;
 
-template <class Gather, class Finish>
+template <class Prepare, class Gather, class Finish>
 __device__ void sweep(const StageChunk& c, const index_t* row_ptr, const index_t* col, const double* val, int rank,
-                      Gather&& gather, Finish&& finish) {
+                      Prepare&& prepare, Gather&& gather, Finish&& finish) {
   if (c.end - c.begin > kThreads / c.lanes)
-    sweep_rows<kPasses>(c, row_ptr, col, val, rank, gather, finish);
+    sweep_rows<kPasses>(c, row_ptr, col, val, rank, prepare, gather, finish);
   else
-    sweep_rows<1>(c, row_ptr, col, val, rank, gather, finish);
+    sweep_rows<1>(c, row_ptr, col, val, rank, prepare, gather, finish);
 }
 
 // apply(i, load(i)) for every row i of an elementwise chunk, kUnroll rows per thread at
@@ -208,24 +209,29 @@ __device__ void each_row(const StageChunk& c, int rank, Load&& load, Apply&& app
   }
 }
 
+// What the update reads of row i: the four vectors and the preconditioner's diagonal
+// and flags (loaded with them, not after them: the stores of the row come in between).
+struct UpdateRow {
+  double x, p, r, q, m;
+  std::uint8_t flags;
+};
+
 // The update's share of the preconditioner in row i, from the new r: z where the row
 // needs no other row, y where it needs only rows of other levels. Returns its r.z.
-__device__ double precondition_row(const LoopData& d, int i, double ri) {
+__device__ double precondition_row(const LoopData& d, int i, double ri, const UpdateRow& v) {
   switch (d.m) {
     case HostPreconditioner::none: d.z[i] = ri; return ri * ri;
     case HostPreconditioner::jacobi: {
-      const double zi = ri / __ldg(d.m_diag + i);
+      const double zi = ri / v.m;
       d.z[i] = zi;
       return ri * zi;
     }
     case HostPreconditioner::ic0: {
-      const std::uint8_t f = __ldg(d.row_flags + i);
-      if ((f & kFirstLevel) == 0) return 0;
-      const double di = __ldg(d.m_diag + i);
-      const double yi = ri / di;
+      if ((v.flags & kFirstLevel) == 0) return 0;
+      const double yi = ri / v.m;
       d.y[i] = yi;
-      if ((f & kUpperFree) == 0) return 0;
-      const double zi = yi / di;
+      if ((v.flags & kUpperFree) == 0) return 0;
+      const double zi = yi / v.m;
       d.z[i] = zi;
       return ri * zi;
     }
@@ -239,28 +245,49 @@ __device__ Pair run_chunk(const LoopData& d, StageKind kind, const StageChunk& c
   Pair mine{0, 0};
   switch (kind) {
     case StageKind::forward: {
+      // A row's position, its index, diagonal, r and flags: loaded before the sum.
+      struct Row {
+        index_t i;
+        std::uint8_t flags;
+        double d, r;
+      };
       const DeviceSweep& t = d.lower;
-      sweep(c, t.row_ptr, t.col, t.val, rank, [&](index_t j) { return d.y[j]; }, [&](int pos, double sum) {
-        const index_t i = __ldg(t.rows + pos);
-        const double di = __ldg(t.diag + pos), ri = d.r[i];
-        const double yi = (ri - sum) / di;
-        d.y[i] = yi;
-        if (__ldg(d.row_flags + i) & kUpperFree) {
-          const double zi = yi / di;
-          d.z[i] = zi;
-          mine.b += ri * zi;
-        }
-      });
+      sweep(
+          c, t.row_ptr, t.col, t.val, rank,
+          [&](int pos) {
+            const index_t i = __ldg(t.rows + pos);
+            return Row{i, __ldg(d.row_flags + i), __ldg(t.diag + pos), d.r[i]};
+          },
+          [&](index_t j) { return d.y[j]; },
+          [&](int, double sum, const Row& w) {
+            const double yi = (w.r - sum) / w.d;
+            d.y[w.i] = yi;
+            if (w.flags & kUpperFree) {
+              const double zi = yi / w.d;
+              d.z[w.i] = zi;
+              mine.b += w.r * zi;
+            }
+          });
       break;
     }
     case StageKind::backward: {
+      struct Row {
+        index_t i;
+        double d, y, r;
+      };
       const DeviceSweep& t = d.upper;
-      sweep(c, t.row_ptr, t.col, t.val, rank, [&](index_t j) { return d.z[j]; }, [&](int pos, double sum) {
-        const index_t i = __ldg(t.rows + pos);
-        const double zi = (d.y[i] - sum) / __ldg(t.diag + pos);
-        d.z[i] = zi;
-        mine.b += d.r[i] * zi;
-      });
+      sweep(
+          c, t.row_ptr, t.col, t.val, rank,
+          [&](int pos) {
+            const index_t i = __ldg(t.rows + pos);
+            return Row{i, __ldg(t.diag + pos), d.y[i], d.r[i]};
+          },
+          [&](index_t j) { return d.z[j]; },
+          [&](int, double sum, const Row& w) {
+            const double zi = (w.y - sum) / w.d;
+            d.z[w.i] = zi;
+            mine.b += w.r * zi;
+          });
       break;
     }
     case StageKind::spmv: {
@@ -270,34 +297,39 @@ __device__ Pair run_chunk(const LoopData& d, StageKind kind, const StageChunk& c
       double* p_new = d.p[k & 1];
       const double* p_old = d.p[(k + 1) & 1];
       if (k == 0) {
-        sweep(c, d.a_ptr, d.a_col, d.a_val, rank, [&](index_t j) { return d.z[j]; }, [&](int i, double sum) {
-          const double pi = d.z[i];
+        sweep(
+            c, d.a_ptr, d.a_col, d.a_val, rank, [&](int i) { return d.z[i]; }, [&](index_t j) { return d.z[j]; },
+            [&](int i, double sum, double pi) {
+              p_new[i] = pi;
+              d.q[i] = sum;
+              mine.a += pi * sum;
+            });
+      } else {
+        const double beta = __ldcg(&d.state->beta);
+        auto p_at = [&](index_t j) { return fma(beta, p_old[j], d.z[j]); };
+        sweep(c, d.a_ptr, d.a_col, d.a_val, rank, p_at, p_at, [&](int i, double sum, double pi) {
           p_new[i] = pi;
           d.q[i] = sum;
           mine.a += pi * sum;
         });
-      } else {
-        const double beta = __ldcg(&d.state->beta);
-        sweep(c, d.a_ptr, d.a_col, d.a_val, rank, [&](index_t j) { return fma(beta, p_old[j], d.z[j]); },
-              [&](int i, double sum) {
-                const double pi = fma(beta, p_old[i], d.z[i]);
-                p_new[i] = pi;
-                d.q[i] = sum;
-                mine.a += pi * sum;
-              });
       }
       break;
     }
     case StageKind::update: {
       const double alpha = __ldcg(&d.state->alpha);
       const double* p = d.p[__ldcg(&d.state->iteration) & 1];
-      each_row(c, rank, [&](int i) { return Quad{d.x[i], p[i], d.r[i], d.q[i]}; },
-               [&](int i, Quad v) {
-                 d.x[i] = v.a + alpha * v.b;
-                 const double ri = v.c - alpha * v.d;
+      const bool has_m = d.m != HostPreconditioner::none, has_flags = d.m == HostPreconditioner::ic0;
+      each_row(c, rank,
+               [&](int i) {
+                 return UpdateRow{d.x[i], p[i], d.r[i], d.q[i], has_m ? __ldg(d.m_diag + i) : 0.0,
+                                  has_flags ? __ldg(d.row_flags + i) : std::uint8_t{0}};
+               },
+               [&](int i, const UpdateRow& v) {
+                 d.x[i] = v.x + alpha * v.p;
+                 const double ri = v.r - alpha * v.q;
                  d.r[i] = ri;
                  mine.a += ri * ri;
-                 mine.b += precondition_row(d, i, ri);
+                 mine.b += precondition_row(d, i, ri, v);
                });
       break;
     }
