@@ -245,7 +245,7 @@ __device__ Pair run_chunk(const LoopData& d, StageKind kind, const StageChunk& c
   Pair mine{0, 0};
   switch (kind) {
     case StageKind::forward: {
-      // A row's position, its index, diagonal, r and flags: loaded before the sum.
+      // What a row of the level needs after its sum (prepare loads it with the row pointers).
       struct Row {
         index_t i;
         std::uint8_t flags;
