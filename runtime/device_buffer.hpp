@@ -111,4 +111,30 @@ class MappedHostBuffer {
   std::size_t size_ = 0;
 };
 
+// Pinned host bytes, grown on demand (the contents do not survive growing): staging
+// for uploads that must not wait, since a copy from pageable memory synchronises.
+class PinnedBytes {
+ public:
+  PinnedBytes() = default;
+  PinnedBytes(const PinnedBytes&) = delete;
+  PinnedBytes& operator=(const PinnedBytes&) = delete;
+  ~PinnedBytes() {
+    if (data_ != nullptr) cudaFreeHost(data_);
+  }
+  unsigned char* reserve(std::size_t bytes) {
+    if (bytes > capacity_) {
+      if (data_ != nullptr) cudaFreeHost(data_);
+      data_ = nullptr;
+      capacity_ = 0;
+      APIARY_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&data_), bytes));
+      capacity_ = bytes;
+    }
+    return data_;
+  }
+
+ private:
+  unsigned char* data_ = nullptr;
+  std::size_t capacity_ = 0;
+};
+
 }  // namespace apiary

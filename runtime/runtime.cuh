@@ -114,24 +114,35 @@ class Runtime {
   // ---- for schedulers ----
 
   // Resets the device state, uploads the seeds and returns the view of this run.
+  // Everything goes up from pinned staging (host_counters_, host_control_,
+  // host_pending_, seed_staging_), so nothing here waits for the device: a run pays one
+  // synchronisation, in finish. The staging is rewritten only by the next prepare, after
+  // that finish; a run that fails before its finish never launched what reads it.
   View prepare(cudaStream_t stream) {
-    counters_.fill_zero(stream);
-    phase_pending_.fill_zero(stream);
     wait_state_.fill_zero(stream);
     workers_.fill_zero(stream);
     if (options_.trace) trace_count_.fill_zero(stream);
-    std::vector<QueueCounters> counters(kTypes);
-    std::vector<long long> pending(std::max<std::size_t>(kPhases, 1), 0);
-    RunControl control;
+    QueueCounters* counters = host_counters_.host();
+    long long* pending = host_pending_.host();
+    RunControl& control = *host_control_.host();
+    std::fill(counters, counters + kTypes, QueueCounters{});
+    std::fill(pending, pending + host_pending_.size(), 0LL);
+    control = RunControl{};
+    std::size_t seed_bytes = 0;
+    for (const auto& s : seeds_) seed_bytes += s.size();
+    unsigned char* staged = seed_staging_.reserve(seed_bytes);
     for (std::size_t q = 0; q < kTypes; ++q) {
       const std::uint32_t n = seeded_count(q);
       if (n > capacity_[q])
         throw OverflowError(cat("seeding ", n, " tasks of type ", P::type_names()[q],
                                 " overflows its queue (capacity ", capacity_[q],
                                 "): raise RunOptions::queue_capacity"));
-      if (n > 0)
-        APIARY_CUDA_CHECK(cudaMemcpyAsync(items_[q].data(), seeds_[q].data(), seeds_[q].size(),
-                                          cudaMemcpyHostToDevice, stream));
+      if (n > 0) {
+        std::copy(seeds_[q].begin(), seeds_[q].end(), staged);
+        APIARY_CUDA_CHECK(
+            cudaMemcpyAsync(items_[q].data(), staged, seeds_[q].size(), cudaMemcpyHostToDevice, stream));
+        staged += seeds_[q].size();
+      }
       detail::init_sequences<P><<<std::min<std::uint32_t>((capacity_[q] + 255) / 256, 1024), 256, 0, stream>>>(
           seq_[q].data(), capacity_[q], n);
       APIARY_CUDA_CHECK_LAUNCH();
@@ -149,12 +160,11 @@ class Runtime {
           break;
         }
     }
-    APIARY_CUDA_CHECK(cudaMemcpyAsync(counters_.data(), counters.data(), sizeof(QueueCounters) * kTypes,
+    APIARY_CUDA_CHECK(cudaMemcpyAsync(counters_.data(), counters, sizeof(QueueCounters) * kTypes,
                                       cudaMemcpyHostToDevice, stream));
     APIARY_CUDA_CHECK(cudaMemcpyAsync(control_.data(), &control, sizeof(RunControl), cudaMemcpyHostToDevice, stream));
-    APIARY_CUDA_CHECK(cudaMemcpyAsync(phase_pending_.data(), pending.data(), sizeof(long long) * pending.size(),
+    APIARY_CUDA_CHECK(cudaMemcpyAsync(phase_pending_.data(), pending, sizeof(long long) * host_pending_.size(),
                                       cudaMemcpyHostToDevice, stream));
-    APIARY_CUDA_CHECK(cudaStreamSynchronize(stream));  // `counters`, `control`, `pending` live on this stack
     for (auto& s : seeds_) s.clear();
     *report_.host() = WatchdogReport{};
 
@@ -184,14 +194,20 @@ class Runtime {
   // Waits for the run, turns a trapped kernel into a WatchdogError, checks the error
   // flags and fills the statistics.
   RunStats finish(Scheduler scheduler, cudaStream_t stream) {
+    // The counters come back in the same wait as the run (pinned, asynchronous copies).
+    const cudaError_t copy_control =
+        cudaMemcpyAsync(host_control_.host(), control_.data(), sizeof(RunControl), cudaMemcpyDeviceToHost, stream);
+    const cudaError_t copy_counters = cudaMemcpyAsync(host_counters_.host(), counters_.data(),
+                                                      sizeof(QueueCounters) * kTypes, cudaMemcpyDeviceToHost, stream);
     const cudaError_t sync = cudaStreamSynchronize(stream);
     if (sync != cudaSuccess) {
       if (report_.host()->fired) throw WatchdogError(watchdog_message(*report_.host(), true));
       cuda_check(sync, "cudaStreamSynchronize (end of run)", __FILE__, __LINE__);
     }
-    RunControl control;
-    APIARY_CUDA_CHECK(cudaMemcpy(&control, control_.data(), sizeof control, cudaMemcpyDeviceToHost));
-    const std::vector<QueueCounters> counters = counters_.to_host();
+    APIARY_CUDA_CHECK(copy_control);
+    APIARY_CUDA_CHECK(copy_counters);
+    const RunControl control = *host_control_.host();
+    const std::vector<QueueCounters> counters(host_counters_.host(), host_counters_.host() + kTypes);
     const auto names = P::type_names();
 
     switch (static_cast<ErrorCode>(control.error)) {
@@ -321,6 +337,10 @@ class Runtime {
   DeviceBuffer<TraceRecord> trace_;
   DeviceBuffer<unsigned long long> trace_count_;
   MappedHostBuffer<WatchdogReport> report_;
+  MappedHostBuffer<QueueCounters> host_counters_{kTypes};  // staging: up in prepare, back in finish
+  MappedHostBuffer<RunControl> host_control_{1};
+  MappedHostBuffer<long long> host_pending_{std::max<std::size_t>(kPhases, 1)};
+  PinnedBytes seed_staging_;
   DeviceBuffer<long long> workers_;  // controller: in-flight and not-started worker blocks per queue
   std::vector<TraceRecord> trace_records_;
   LaunchResources launch_;
