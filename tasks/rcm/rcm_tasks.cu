@@ -75,9 +75,15 @@ constexpr int kEdgeBatch = 4;
 // Positions per Expand task of a wide level: small, so a wide level spreads over many
 // multiprocessors (a task of 2048 positions would run dozens of rounds on one).
 constexpr index_t kExpandChunk = 256;
-// The counting sort of a narrow level (sort_by_parent) ranks each child among its
-// siblings by comparing with all of them; above this many siblings the merge sort is used.
+// The counting sort of a narrow level (sort_next) ranks each child among its siblings by
+// comparing with all of them; above this many siblings the merge sort is used.
 constexpr int kMaxSiblings = 64;
+// Edges a Narrow task expands at once (kPassEdges / kThreads per thread): a level of a 2D or
+// 3D mesh that fits one task has at most a few thousand, so it takes one pass, whose column
+// loads and claims each cost one memory latency for the whole level.
+constexpr int kPassEdges = 4096;
+constexpr int kPassItems = kPassEdges / kThreads;
+static_assert(kPassItems % 4 == 0);
 static_assert(kItems * kThreads == kMaxTaskTile);
 
 template <class T>
@@ -157,6 +163,27 @@ union TaskShared {
   alignas(16) unsigned char sort[sizeof(SortStorage)];
 };
 
+// A Narrow task keeps the level it expands and the next one in shared memory, so that a
+// level costs three memory latencies (row bounds, columns, claims) and a few barriers;
+// the queue in global memory only receives the order.
+struct NarrowShared {
+  index_t vertex[kMaxTaskTile];      // the level's vertices: position begin + j at j
+  index_t first[kMaxTaskTile];       // their row starts
+  index_t offset[kMaxTaskTile + 1];  // their row lengths, then the exclusive scan of them
+  index_t next[kMaxTaskTile];        // the next level's vertices, in the order claimed
+  union {
+    alignas(16) index_t owner[kPassEdges];  // edge of the current pass -> position j of its row
+    CountShared count;                      // sort_next
+  };
+  index_t warp_total[kWarps];
+  index_t claimed;  // vertices of the next level so far
+};
+
+union NarrowTaskShared {
+  NarrowShared narrow;
+  TaskShared other;  // the merge sort, when a parent has too many children
+};
+
 // Exclusive prefix sum of one value per thread over the task; `total` gets the sum.
 template <class Ctx>
 __device__ index_t task_exclusive_sum(const Ctx& ctx, index_t* warp_total, index_t value, index_t& total) {
@@ -206,7 +233,7 @@ __device__ void claim(const TaskEnv& e, const index_t (&v)[kEdgeBatch], const in
 #pragma unroll
   for (int j = 0; j < kEdgeBatch; ++j) {
     flag[j] = e.bfs ? &e.mark[v[j]] : &e.parent[v[j]];
-    seen[j] = position[j] < 0 ? 0 : device_ref<unsigned>(*flag[j]).load(cuda::memory_order_relaxed);
+    seen[j] = device_ref<unsigned>(*flag[j]).load(cuda::memory_order_relaxed);  // v[j] is a vertex even if unused
   }
   bool need[kEdgeBatch];
   unsigned old[kEdgeBatch];
@@ -273,7 +300,7 @@ __device__ void expand(const Ctx& ctx, ExpandShared& sh, const TaskEnv& e, index
     }
     index_t v[kEdgeBatch], position[kEdgeBatch];
 #pragma unroll
-    for (int j = 0; j < kEdgeBatch; ++j) v[j] = at[j] >= 0 ? e.col[edge[j]] : 0;
+    for (int j = 0; j < kEdgeBatch; ++j) v[j] = e.col[at[j] >= 0 ? edge[j] : 0];  // unguarded (see expand_level)
 #pragma unroll
     for (int j = 0; j < kEdgeBatch; ++j)  // self-loops are not edges
       position[j] = at[j] >= 0 && v[j] != sh.vertex[at[j]] ? a + at[j] : -1;
@@ -297,7 +324,9 @@ __device__ void sort_level(const Ctx& ctx, TaskShared& sh, const TaskEnv& e, ind
     keys[i] = kMaxKey;
     if (j < count) {
       const index_t v = e.queue[first + j];
-      keys[i] = {static_cast<std::uint64_t>(e.parent[v] - static_cast<unsigned>(parent_begin)) << 32 |
+      // From L2: a Narrow task may hold a line of parent[] in L1 from before its claims.
+      const unsigned parent = device_ref<unsigned>(e.parent[v]).load(cuda::memory_order_relaxed);
+      keys[i] = {static_cast<std::uint64_t>(parent - static_cast<unsigned>(parent_begin)) << 32 |
                      static_cast<std::uint32_t>(e.degree[v]),
                  static_cast<std::uint32_t>(v)};
     }
@@ -314,28 +343,200 @@ __device__ void sort_level(const Ctx& ctx, TaskShared& sh, const TaskEnv& e, ind
   ctx.sync();  // the shared storage is reused next
 }
 
-// Sorts the children queue[first, first + count) of the narrow level of `width` vertices
-// starting at parent_begin (width, count <= kMaxTaskTile) without a comparison sort: a
-// counting sort by parent position, then each child ranks itself among its siblings by
-// (degree, index). Returns false, having written nothing, when a parent has more than
-// kMaxSiblings children; the caller then merge-sorts.
+
+// Narrow tasks: the level queue[begin, begin + w) is staged in shared memory — sh.vertex,
+// sh.first and, after scan_level, sh.offset — and expanded into sh.next.
+
+// Stages the level whose vertices are sh.next[0, w): vertices, row starts, and row
+// lengths in sh.offset (scan_level turns them into offsets). The row bounds of all of
+// the level's vertices are loaded at once.
 template <class Ctx>
-__device__ bool sort_by_parent(const Ctx& ctx, CountShared& sh, const TaskEnv& e, index_t parent_begin, index_t width,
-                               index_t first, index_t count) {
+__device__ void stage_level(const Ctx& ctx, NarrowShared& sh, const TaskEnv& e, index_t w) {
   const int r = ctx.rank();
-  for (index_t p = r; p <= width; p += kThreads) sh.offset[p] = 0;
-  if (r == 0) sh.largest = 0;
+  index_t v[kItems], first[kItems], last[kItems];
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) v[i] = r + i * kThreads < w ? sh.next[r + i * kThreads] : -1;
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {  // all loads before any use (see expand_level)
+    first[i] = __ldg(e.row_ptr + (v[i] < 0 ? 0 : v[i]));  // unpredicated
+    last[i] = __ldg(e.row_ptr + (v[i] < 0 ? 0 : v[i]) + 1);
+  }
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    if (v[i] < 0) continue;
+    const index_t j = r + i * kThreads;
+    sh.vertex[j] = v[i];
+    sh.first[j] = first[i];
+    sh.offset[j] = last[i] - first[i];
+  }
+}
+
+// Turns the staged row lengths of the level's w positions into exclusive offsets
+// (sh.offset[w] = the level's edges) and returns the edge count. Starts and ends with a
+// barrier.
+template <class Ctx>
+__device__ index_t scan_level(const Ctx& ctx, NarrowShared& sh, index_t w) {
+  const int r = ctx.rank();
+  ctx.sync();  // the lengths are staged
+  index_t length[kItems];
+  index_t sum = 0;
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    const index_t j = r * kItems + i;
+    length[i] = j < w ? sh.offset[j] : 0;
+    sum += length[i];
+  }
+  index_t total = 0;
+  index_t run = task_exclusive_sum(ctx, sh.warp_total, sum, total);
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    const index_t j = r * kItems + i;
+    if (j < w) sh.offset[j] = run;
+    run += length[i];
+  }
+  if (r == 0) sh.offset[w] = total;
   ctx.sync();
-  index_t parent[kItems], slot[kItems];
-  uint2 child[kItems];
+  return total;
+}
+
+// sh.owner[k] = the position whose row holds edge pass_begin + k, for the edges
+// [pass_begin, pass_end) of the staged level: each position writes its own edges' entries
+// (no binary search per edge; the rows of a mesh are short, and a hub's thread writes at
+// most kPassEdges entries per pass). Ends with a barrier.
+template <class Ctx>
+__device__ void find_owners(const Ctx& ctx, NarrowShared& sh, index_t w, index_t pass_begin, index_t pass_end) {
+  const int r = ctx.rank();
 #pragma unroll
   for (int i = 0; i < kItems; ++i) {
     const index_t j = r + i * kThreads;
-    if (j >= count) continue;
-    const index_t v = e.queue[first + j];
-    parent[i] = static_cast<index_t>(e.parent[v] - static_cast<unsigned>(parent_begin));
-    child[i] = make_uint2(static_cast<unsigned>(e.degree[v]), static_cast<unsigned>(v));
-    slot[i] = atomicAdd(&sh.offset[parent[i]], 1);
+    if (j >= w) continue;
+    const index_t a = std::max(sh.offset[j], pass_begin), b = std::min(sh.offset[j + 1], pass_end);
+    for (index_t k = a; k < b; ++k) sh.owner[k - pass_begin] = j;
+  }
+  ctx.sync();
+}
+
+// Writes the next level from sh.next into the queue from position `first` on (what
+// expand_level kept in shared memory; it wrote the rest there itself), coalesced.
+template <class Ctx>
+__device__ void publish_next(const Ctx& ctx, const NarrowShared& sh, const TaskEnv& e, index_t first, index_t count) {
+  const index_t kept = count < kMaxTaskTile ? count : kMaxTaskTile;
+  for (index_t j = ctx.rank(); j < kept; j += kThreads) e.queue[first + j] = sh.next[j];
+}
+
+// Expands the staged level (positions begin .. begin + w - 1, `edges` edges): every
+// unclaimed neighbour goes to the next level: its first kMaxTaskTile vertices into sh.next
+// (publish_next copies them to the queue), the rest into the queue from position
+// begin + w + kMaxTaskTile on. Returns the size of the next level. Each pass issues the
+// column loads of up to kPassEdges edges at once, then the loads of their claim words,
+// then the claims of the vertices not claimed yet (those of the `cub` variant). Ends with
+// a barrier.
+template <class Ctx>
+__device__ index_t expand_level(const Ctx& ctx, NarrowShared& sh, const TaskEnv& e, index_t begin, index_t w,
+                                index_t edges) {
+  const int r = ctx.rank();
+  const index_t end = begin + w;
+  if (edges == 0) return 0;
+  if (r == 0) sh.claimed = 0;  // ordered before the appends by find_owners' barriers
+  const auto warp = cg::tiled_partition<32>(cg::this_thread_block());
+  for (index_t pass_begin = 0; pass_begin < edges; pass_begin += kPassEdges) {
+    const index_t pass_end = std::min(edges, pass_begin + kPassEdges);
+    find_owners(ctx, sh, w, pass_begin, pass_end);
+    // Every load and claim of a step is issued before any result is used, and unguarded
+    // where it can be (an empty item reads entry 0): with the use next to a guarded load,
+    // the compiler made each load wait for the one before (on an H100, 8 edges a thread
+    // took 4 µs per level instead of one memory latency).
+    int at[kPassItems];
+    index_t edge[kPassItems];
+#pragma unroll
+    for (int i = 0; i < kPassItems; ++i) {
+      const index_t k = pass_begin + r + i * kThreads;
+      at[i] = k < pass_end ? sh.owner[k - pass_begin] : -1;
+      const int j = at[i] < 0 ? 0 : at[i];
+      edge[i] = sh.first[j] + (k - sh.offset[j]);
+    }
+    index_t v[kPassItems];
+#pragma unroll
+    for (int i = 0; i < kPassItems; ++i) v[i] = __ldg(e.col + (at[i] < 0 ? 0 : edge[i]));  // unpredicated
+    // A plain load first filters out the vertices claimed already (most edges of a mesh
+    // lead back or sideways, and a self-loop leads to the level itself): uncoalesced
+    // atomics are what one multiprocessor issues slowest.
+    unsigned* flag = e.bfs ? e.mark : e.parent;
+    unsigned seen[kPassItems];
+#pragma unroll
+    for (int i = 0; i < kPassItems; ++i) seen[i] = device_ref<unsigned>(flag[v[i]]).load(cuda::memory_order_relaxed);
+    unsigned old[kPassItems];
+#pragma unroll
+    for (int i = 0; i < kPassItems; ++i) {
+      old[i] = 0;
+      if (at[i] < 0 || (e.bfs ? seen[i] == e.stamp : seen[i] <= static_cast<unsigned>(begin + at[i]))) {
+        at[i] = -1;
+        continue;
+      }
+      if (e.bfs) old[i] = device_ref<unsigned>(e.mark[v[i]]).exchange(e.stamp, cuda::memory_order_relaxed);
+      else
+        old[i] = device_ref<unsigned>(e.parent[v[i]])
+                     .fetch_min(static_cast<unsigned>(begin + at[i]), cuda::memory_order_relaxed);
+    }
+    bool take[kPassItems];
+    index_t taken = 0;
+#pragma unroll
+    for (int i = 0; i < kPassItems; ++i) {
+      take[i] = at[i] >= 0 && (e.bfs ? old[i] != e.stamp : old[i] == kUnclaimed);
+      taken += take[i] ? 1 : 0;
+    }
+    // One shared atomic per warp reserves the warp's slots.
+    const index_t inclusive = cg::inclusive_scan(warp, taken);
+    index_t base = 0;
+    if (warp.thread_rank() == 31 && inclusive > 0) base = atomicAdd(&sh.claimed, inclusive);
+    base = warp.shfl(base, 31) + inclusive - taken;
+#pragma unroll
+    for (int i = 0; i < kPassItems; ++i) {
+      if (!take[i]) continue;
+      if (base < kMaxTaskTile) sh.next[base] = v[i];
+      else e.queue[end + base] = v[i];  // beyond shared memory: a wide level
+      ++base;
+    }
+    ctx.sync();  // the claims are done and sh.owner is free again
+  }
+  return sh.claimed;
+}
+
+// Sorts the next level sh.next[0, count), the children of the staged level (positions
+// parent_begin .. parent_begin + w - 1), by (parent position, degree, index) without a
+// comparison sort: a counting sort by parent, then each child ranks itself among its
+// siblings. Stages the sorted level (vertex, row start, row length: ready for
+// scan_level) and writes it to the queue from position `first` on. Returns false, having
+// written nothing, when a parent has more than kMaxSiblings children; the caller then
+// merge-sorts.
+template <class Ctx>
+__device__ bool sort_next(const Ctx& ctx, NarrowShared& sh, const TaskEnv& e, index_t parent_begin, index_t w,
+                          index_t first, index_t count) {
+  const int r = ctx.rank();
+  CountShared& cs = sh.count;
+  for (index_t p = r; p <= w; p += kThreads) cs.offset[p] = 0;
+  if (r == 0) cs.largest = 0;
+  ctx.sync();
+  index_t v[kItems], parent[kItems], slot[kItems], row[kItems], length[kItems];
+  uint2 child[kItems];
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) v[i] = r + i * kThreads < count ? sh.next[r + i * kThreads] : -1;
+  // All loads before any use (see expand_level). The smallest claim won: parent[] is read
+  // after every claim of the level (the barrier that ended expand_level), from L2.
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {  // unpredicated: vertex 0 stands in for an empty item
+    const index_t u = v[i] < 0 ? 0 : v[i];
+    parent[i] = static_cast<index_t>(device_ref<unsigned>(e.parent[u]).load(cuda::memory_order_relaxed));
+    child[i] = make_uint2(static_cast<unsigned>(__ldg(e.degree + u)), static_cast<unsigned>(v[i]));
+    row[i] = __ldg(e.row_ptr + u);
+    length[i] = __ldg(e.row_ptr + u + 1);
+  }
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    if (v[i] < 0) continue;
+    parent[i] -= parent_begin;
+    length[i] -= row[i];
+    slot[i] = atomicAdd(&cs.offset[parent[i]], 1);
   }
   ctx.sync();
   // Exclusive scan of the counts, kItems consecutive parents per thread.
@@ -343,44 +544,47 @@ __device__ bool sort_by_parent(const Ctx& ctx, CountShared& sh, const TaskEnv& e
 #pragma unroll
   for (int i = 0; i < kItems; ++i) {
     const index_t p = r * kItems + i;
-    const index_t c = p < width ? sh.offset[p] : 0;
+    const index_t c = p < w ? cs.offset[p] : 0;
     sum += c;
     most = std::max(most, c);
   }
-  atomicMax(&sh.largest, most);
+  atomicMax(&cs.largest, most);
   index_t total = 0;
-  index_t run = task_exclusive_sum(ctx, reinterpret_cast<index_t*>(sh.child), sum, total);  // child[] is free yet
+  index_t run = task_exclusive_sum(ctx, sh.warp_total, sum, total);
   ctx.sync();  // every thread has read its counts and the warp totals
 #pragma unroll
   for (int i = 0; i < kItems; ++i) {
     const index_t p = r * kItems + i;
-    if (p >= width) break;
-    const index_t c = sh.offset[p];
-    sh.offset[p] = run;
+    if (p >= w) break;
+    const index_t c = cs.offset[p];
+    cs.offset[p] = run;
     run += c;
   }
-  if (r == 0) sh.offset[width] = count;
+  if (r == 0) cs.offset[w] = count;
   ctx.sync();
-  if (sh.largest > kMaxSiblings) {
+  if (cs.largest > kMaxSiblings) {
     ctx.sync();  // everyone has read `largest` before the caller reuses the storage
     return false;
   }
 #pragma unroll
   for (int i = 0; i < kItems; ++i)
-    if (r + i * kThreads < count) sh.child[sh.offset[parent[i]] + slot[i]] = child[i];
+    if (r + i * kThreads < count) cs.child[cs.offset[parent[i]] + slot[i]] = child[i];
   ctx.sync();
 #pragma unroll
   for (int i = 0; i < kItems; ++i) {
     if (r + i * kThreads >= count) continue;
-    const index_t begin = sh.offset[parent[i]], end = sh.offset[parent[i] + 1];
+    const index_t begin = cs.offset[parent[i]], end = cs.offset[parent[i] + 1];
     index_t rank = 0;
     for (index_t q = begin; q < end; ++q) {
-      const uint2 o = sh.child[q];
+      const uint2 o = cs.child[q];
       rank += o.x < child[i].x || (o.x == child[i].x && o.y < child[i].y);
     }
-    e.queue[first + begin + rank] = static_cast<index_t>(child[i].y);
+    const index_t at = begin + rank;
+    sh.vertex[at] = static_cast<index_t>(child[i].y);
+    sh.first[at] = row[i];
+    sh.offset[at] = length[i];
+    e.queue[first + at] = static_cast<index_t>(child[i].y);
   }
-  ctx.sync();  // the shared storage is reused next
   return true;
 }
 
@@ -445,11 +649,12 @@ __device__ void start_level(const Ctx& ctx, const TaskEnv& e, index_t begin, ind
 struct Narrow {
   using Item = index_t;
   static constexpr int threads = kThreads;
-  static constexpr int shared_bytes = sizeof(TaskShared);
+  static constexpr int shared_bytes = sizeof(NarrowTaskShared);
   template <class Ctx>
   __device__ static void execute(const Item& root, Ctx& ctx) {
     const TaskEnv& e = ctx.env();
-    TaskShared& sh = *ctx.template shared_as<TaskShared>();
+    NarrowTaskShared& u = *ctx.template shared_as<NarrowTaskShared>();
+    NarrowShared& sh = u.narrow;
     index_t begin = 0, end = 1, levels = 1;
     if (root >= 0) {
       if (ctx.rank() == 0) {
@@ -457,28 +662,42 @@ struct Narrow {
         if (e.bfs) e.mark[root] = e.stamp;
         else e.parent[root] = 0;
         *e.state = LevelState{0, 1, 1, 1, ~0ull};
+        sh.next[0] = root;
       }
-      ctx.sync();
     } else {
       begin = e.state->begin;
       end = e.state->end;
       levels = e.state->levels;
+      for (index_t j = ctx.rank(); j < end - begin; j += kThreads) sh.next[j] = e.queue[begin + j];
     }
+    ctx.sync();
+    stage_level(ctx, sh, e, end - begin);
     for (int step = 0; step < kLevelsPerTask; ++step) {
       if (step % 64 == 0 && ctx.aborted()) return;
-      expand(ctx, sh.expand, e, begin, end);
-      ctx.sync();  // every append is done; the expansion's shared arrays are free again
-      const index_t tail = device_ref<index_t>(e.state->tail).load(cuda::memory_order_relaxed);
-      if (tail == end) return finish(ctx, e, begin, end, levels);
-      if (!e.bfs) {
-        if (tail - end > e.tile) return delegate_sort(ctx, e, begin, end, tail, levels);
-        if (!sort_by_parent(ctx, sh.count, e, begin, end - begin, end, tail - end))
-          sort_level(ctx, sh, e, begin, end, tail - end, nullptr);
+      const index_t w = end - begin;
+      const index_t edges = scan_level(ctx, sh, w);
+      const index_t count = expand_level(ctx, sh, e, begin, w, edges);
+      if (count == 0) return finish(ctx, e, begin, end, levels);
+      const index_t tail = end + count;
+      // A BFS level goes to the queue as it is; a Cuthill–McKee level once it is sorted.
+      if (e.bfs || count > e.tile) publish_next(ctx, sh, e, end, count);
+      if (count > e.tile) {  // tasks across the GPU go on from the queue
+        if (!e.bfs) return delegate_sort(ctx, e, begin, end, tail, levels);
+        return start_level(ctx, e, end, tail, levels + 1);
+      }
+      if (e.bfs) {
+        stage_level(ctx, sh, e, count);
+      } else if (!sort_next(ctx, sh, e, begin, w, end, count)) {
+        publish_next(ctx, sh, e, end, count);
+        ctx.sync();
+        sort_level(ctx, u.other, e, begin, end, count, nullptr);  // ends with a barrier
+        for (index_t j = ctx.rank(); j < count; j += kThreads) sh.next[j] = e.queue[end + j];
+        ctx.sync();
+        stage_level(ctx, sh, e, count);
       }
       begin = end;
       end = tail;
       ++levels;
-      if (end - begin > e.tile) return start_level(ctx, e, begin, end, levels);
     }
     start_level(ctx, e, begin, end, levels);  // a successor goes on
   }
