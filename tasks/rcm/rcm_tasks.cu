@@ -6,10 +6,11 @@
 // The program, all task types 256 threads:
 //
 //   phase 0  Narrow     one task that loops over levels while they fit one task
-//                       (at most `tile` vertices): expands a level, and in a Cuthill–McKee
-//                       search sorts the next level in shared memory (a counting sort by
-//                       parent, or a merge sort when a parent has many children), then
-//                       goes on. No phase switch, no launch, no host round trip per level.
+//                       (at most `tile` vertices), with the level and the next one in
+//                       shared memory: expands a level, and in a Cuthill–McKee search sorts
+//                       the next level (a counting sort by parent, or a merge sort when a
+//                       parent has many children), then goes on. No phase switch, no
+//                       launch, no host round trip per level.
 //            Expand     one task per 256 positions of a wider level.
 //            Plan       one task after a wide expansion, waiting behind a dependency that
 //                       every Expand task of the level resolves (a dependency hop is
@@ -29,14 +30,16 @@
 // puts it where the serial sparse::rcm puts it. Sorts compare (parent position relative to
 // the parent level, degree, vertex) as a 64-bit and a 32-bit word, so no key bits need
 // computing and any n or degree fits. Expansion is balanced over edges, not vertices: the
-// task scans the row lengths of its positions and each thread takes 4 edges per round
-// (their loads and atomics overlap), so a hub vertex is spread over all 256 threads.
+// task scans the row lengths of its positions and spreads their edges over its threads
+// (Expand: 4 a thread per round; Narrow: up to 16 a thread at once), so a hub vertex is
+// spread over all 256 threads.
 //
 // Ordering: within a task, ctx.sync() (a CTA barrier over its threads) orders its
 // threads' global and shared accesses; between tasks of different phases, the phase
 // switch does; from the Expand tasks to their Plan, ctx.sync() and then the dependency's
-// acquire-release resolve. Appends reserve queue slots with one atomic per warp and round on
-// LevelState::tail, so every vertex is written exactly once.
+// acquire-release resolve. Appends reserve slots with one atomic per warp (Expand: on
+// LevelState::tail; Narrow: on a counter in shared memory), so every vertex is written
+// exactly once.
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 #include <cooperative_groups/scan.h>
@@ -164,8 +167,9 @@ union TaskShared {
 };
 
 // A Narrow task keeps the level it expands and the next one in shared memory, so that a
-// level costs three memory latencies (row bounds, columns, claims) and a few barriers;
-// the queue in global memory only receives the order.
+// level costs four steps of global accesses (row bounds, columns, claim words, claims),
+// each issued at once, and a few barriers; the queue in global memory only receives the
+// order.
 struct NarrowShared {
   index_t vertex[kMaxTaskTile];      // the level's vertices: position begin + j at j
   index_t first[kMaxTaskTile];       // their row starts
