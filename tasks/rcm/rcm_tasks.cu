@@ -81,12 +81,11 @@ constexpr index_t kExpandChunk = 256;
 // The counting sort of a narrow level (sort_next) ranks each child among its siblings by
 // comparing with all of them; above this many siblings the merge sort is used.
 constexpr int kMaxSiblings = 64;
-// Edges a Narrow task expands at once (kPassEdges / kThreads per thread): a level of a 2D or
-// 3D mesh that fits one task has at most a few thousand, so it takes one pass, whose column
-// loads and claims each cost one memory latency for the whole level.
+// Edges a Narrow task expands at once (kPassItems per thread): a level of a 2D or 3D mesh
+// that fits one task has at most a few thousand, so it takes one pass, whose column
+// loads, claim-word loads and claims are each issued at once for the whole level.
 constexpr int kPassEdges = 4096;
 constexpr int kPassItems = kPassEdges / kThreads;
-static_assert(kPassItems % 4 == 0);
 static_assert(kItems * kThreads == kMaxTaskTile);
 
 template <class T>
@@ -176,8 +175,8 @@ struct NarrowShared {
   index_t offset[kMaxTaskTile + 1];  // their row lengths, then the exclusive scan of them
   index_t next[kMaxTaskTile];        // the next level's vertices, in the order claimed
   union {
-    alignas(16) index_t owner[kPassEdges];  // edge of the current pass -> position j of its row
-    CountShared count;                      // sort_next
+    index_t owner[kPassEdges];  // edge of the current pass -> position j of its row
+    CountShared count;          // sort_next
   };
   index_t warp_total[kWarps];
   index_t claimed;  // vertices of the next level so far
@@ -346,7 +345,6 @@ __device__ void sort_level(const Ctx& ctx, TaskShared& sh, const TaskEnv& e, ind
   }
   ctx.sync();  // the shared storage is reused next
 }
-
 
 // Narrow tasks: the level queue[begin, begin + w) is staged in shared memory — sh.vertex,
 // sh.first and, after scan_level, sh.offset — and expanded into sh.next.
