@@ -35,11 +35,12 @@ struct LowerSystem {
 // sparse::SingularError for a missing or zero diagonal (without unit_diagonal).
 LowerSystem make_lower_system(const Csr<double>& a, const SystemOptions& o);
 
-// Fitted to tassl-deps kernel times on an NVIDIA H200 (bench_sptrsv --sweep over the
+// Fitted to tassl-deps kernel times on an NVIDIA H100 (bench_sptrsv --sweep over the
 // quick set at n_max 32..6144, bench/fit_sptrsv_model.py; docs/sptrsv.md, "Choosing
-// n_max"): a sub-graph level costs a task start behind a dependency, a slot a task-wide
-// barrier and the dependent shared-memory updates before it.
-inline constexpr ModelConstants kDefaultModel{7.26e-6, 0.387e-6, 0.566e-6, kTasslThreads};
+// n_max"): a sub-graph level costs a task start behind a dependency, an external slot of
+// the schedule (an external row on the device) a share of a batch of loads, an internal
+// slot a task-wide barrier and the dependent shared-memory updates before it.
+inline constexpr ModelConstants kDefaultModel{5.46e-6, 0.150e-6, 0.313e-6, kTasslThreads};
 
 struct AnalysisOptions {
   index_t n_max = 0;          // 0: choose with the model among the candidates

@@ -4,18 +4,23 @@
 //
 // Per sub-graph g (permuted indices part_ptr[g] .. part_ptr[g+1], local index l):
 //   load_index[k]          row of b / x of permuted index k (original numbering, or
-//                          reversed for an upper solve), | kDivideOnLoad when the vertex
-//                          has no incoming edge and is divided right after loading b
+//                          reversed for an upper solve)
 //   diagonal[k]            L(i, i) of permuted index k
-//   slot_ptr[g] .. [g+1]   its slots; the first external_slots[g] are external
+//   slot_ptr[g] .. [g+1]   its slots; the first external_slots[g] are external rows
 //   edge_ptr[s] .. [s+1]   the edges of slot s:
-//     edge_source[e]       external slot: row of x (as load_index, without the flag);
-//                          internal slot: local index of the source
-//     edge_target[e]       local index of the target | kLastEdge when this is the
-//                          target's last incoming edge: the thread that applies it
-//                          also divides by the diagonal (no separate division step,
-//                          so one barrier per slot)
-//     edge_value[e]        L(i, j)
+//     edge_source[e]       external row: row of x (as load_index); internal slot: local
+//                          index of the source
+//     edge_target[e]       local index of the target
+//     edge_value[e]        L(i, j) / L(i, i)
+// The task divides b by the diagonal as it loads it and the edges carry L(i, j) / L(i, i),
+// so x_i = b_i / L(i, i) - sum_j (L(i, j) / L(i, i)) x_j needs no division step: x_i is
+// final after its last incoming edge, exactly when the schedule's division would have
+// happened (rule (c)), and an edge record is 16 bytes in double instead of 24.
+// External rows are the schedule's external slots laid out again for the device: edge k
+// of a row is applied by thread k of the task, every edge into one target is at the same
+// position of its rows (so one thread applies them one after the other), a row holds at
+// most kTasslThreads edges and no row is longer than the one before. The task therefore
+// needs no barrier between external rows, and loads all of them at once.
 // The sub-graph DAG in the directions the device needs it: successors (resolved when a
 // sub-graph finishes), predecessor counts (the dependency of each sub-graph), and the
 // sub-graph levels (phases and kernel-per-level variants).
@@ -23,16 +28,13 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "tasks/sptrsv/partition.hpp"
 #include "tasks/sptrsv/schedule.hpp"
 
 namespace apiary::sptrsv {
-
-inline constexpr index_t kDivideOnLoad = index_t(1) << 30;
-inline constexpr index_t kLastEdge = index_t(1) << 30;
-inline constexpr index_t kIndexMask = kDivideOnLoad - 1;
 
 // Threads per sub-graph task: a slot rarely holds more edges than this.
 inline constexpr int kTasslThreads = 256;
@@ -45,6 +47,21 @@ template <class Real>
 constexpr index_t max_subgraph() {
   return static_cast<index_t>(kSubgraphSharedBytes / sizeof(Real));
 }
+
+// What a task needs of its sub-graph before its first load (the work item of the
+// tassl-deps task, so that no load of it stands between the release and the solve).
+struct SubgraphTask {
+  index_t g;
+  index_t base;            // first permuted index
+  index_t size;            // vertices
+  index_t first_slot;      // first external row
+  index_t first_internal;  // first internal slot
+  index_t end_slot;
+  index_t first_edge;
+  index_t end_edge;
+  index_t first_succ;      // its successor sub-graphs in DevicePlan::succ
+  index_t end_succ;
+};
 
 struct DevicePlan {
   index_t n = 0;
@@ -73,10 +90,15 @@ struct DevicePlan {
 
 // `reversed`: the rows of `lower` are numbered backwards (row i of lower is row n-1-i of
 // the user's upper-triangular matrix); b and x are then read and written backwards so
-// the solve needs no permutation kernels. Throws std::invalid_argument when the index
-// flags would not fit (n >= 2^30).
+// the solve needs no permutation kernels.
 DevicePlan build_device_plan(const Csr<double>& lower, const Partition& p, const Schedule& s,
                              const SubgraphDag& dag, bool reversed = false);
+
+// One header per sub-graph, in sub-graph order.
+std::vector<SubgraphTask> subgraph_tasks(const DevicePlan& plan);
+
+// "" when the external rows keep the rules above, otherwise the first violation found.
+std::string check_device_plan(const DevicePlan& plan);
 
 // Runs the device algorithm on the host, sub-graph by sub-graph in index order, each slot
 // as a SIMD step (all edges of a slot read before any writes). b and x in user order.

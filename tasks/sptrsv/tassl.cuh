@@ -22,7 +22,7 @@ template <class Real>
 __global__ void __launch_bounds__(kTasslThreads) solve_level_kernel(const PlanView<Real> plan, const index_t* order,
                                                                     const Real* b, Real* x, int rhs) {
   extern __shared__ __align__(16) unsigned char smem[];
-  solve_subgraph<kTasslThreads>(plan, order[blockIdx.x], b, x, rhs, static_cast<int>(threadIdx.x),
+  solve_subgraph<kTasslThreads>(plan, plan.tasks[order[blockIdx.x]], b, x, rhs, static_cast<int>(threadIdx.x),
                                 smem, [] { __syncthreads(); });
 }
 
@@ -39,43 +39,32 @@ class TasslSolver final : public TriangularSolver<Real> {
     n_ = plan.n;
     largest_ = plan.largest;
     level_ptr_host_ = plan.level_ptr;
-    part_ptr_ = to_device(plan.part_ptr);
+    const std::vector<SubgraphTask> tasks = subgraph_tasks(plan);
+    tasks_ = to_device(tasks);
     load_index_ = to_device(plan.load_index);
     diagonal_ = to_device(converted<Real>(plan.diagonal));
-    external_slots_ = to_device(plan.external_slots);
-    slot_ptr_ = to_device(plan.slot_ptr);
     edge_ptr_ = to_device(plan.edge_ptr);
     std::vector<Edge<Real>> edges(plan.edge_source.size());
     for (std::size_t e = 0; e < edges.size(); ++e)
-      edges[e] = Edge<Real>{plan.edge_source[e], plan.edge_target[e], static_cast<Real>(plan.edge_value[e]),
-                            static_cast<Real>(1)};
-    // The diagonal of each target rides on its last edge.
-    for (index_t g = 0; g < plan.subgraphs; ++g)
-      for (index_t e = plan.edge_ptr[plan.slot_ptr[g]]; e < plan.edge_ptr[plan.slot_ptr[g + 1]]; ++e)
-        if (plan.edge_target[e] & kLastEdge)
-          edges[e].diagonal = static_cast<Real>(plan.diagonal[plan.part_ptr[g] + (plan.edge_target[e] & kIndexMask)]);
+      edges[e] = Edge<Real>{plan.edge_source[e], plan.edge_target[e], static_cast<Real>(plan.edge_value[e])};
+    edges.push_back(Edge<Real>{0, 0, 0});  // the sentinel (PlanView::edges)
     edges_ = to_device(edges);
     order_ = to_device(plan.order);
-    env_.plan = PlanView<Real>{n_,
-                               part_ptr_.data(),
-                               load_index_.data(),
-                               diagonal_.data(),
-                               slot_ptr_.data(),
-                               external_slots_.data(),
-                               edge_ptr_.data(),
-                               edges_.data()};
+    env_.plan = PlanView<Real>{n_, tasks_.data(), load_index_.data(), diagonal_.data(), edge_ptr_.data(), edges_.data()};
     RunOptions ro;
     ro.queue_capacity = static_cast<std::uint32_t>(plan.subgraphs) + 1;
     if (variant == Variant::tassl_deps) {
-      for (index_t g = 0; g < plan.subgraphs; ++g)
-        (plan.pred_count[g] == 0 ? roots_ : waiting_).push_back(g);
-      succ_ptr_ = to_device(plan.succ_ptr);
+      for (index_t g = 0; g < plan.subgraphs; ++g) {
+        if (plan.pred_count[g] == 0)
+          roots_.push_back(tasks[g]);
+        else
+          waiting_.push_back(g);
+      }
       succ_ = to_device(plan.succ);
       pred_count_ = to_device(plan.pred_count);
       waiting_dev_ = to_device(waiting_);
       deps_ = make_dependencies(static_cast<std::size_t>(plan.subgraphs));
       env_.deps = deps_.data();
-      env_.succ_ptr = succ_ptr_.data();
       env_.succ = succ_.data();
       env_.pred_count = pred_count_.data();
       env_.waiting = waiting_dev_.data();
@@ -142,11 +131,13 @@ class TasslSolver final : public TriangularSolver<Real> {
   index_t n_ = 0;
   index_t largest_ = 0;
   std::vector<index_t> level_ptr_host_;
-  std::vector<index_t> roots_, waiting_, first_level_;
-  DeviceBuffer<index_t> part_ptr_, load_index_, external_slots_, slot_ptr_, edge_ptr_, order_;
+  std::vector<SubgraphTask> roots_;
+  std::vector<index_t> waiting_, first_level_;
+  DeviceBuffer<SubgraphTask> tasks_;
+  DeviceBuffer<index_t> load_index_, edge_ptr_, order_;
   DeviceBuffer<Real> diagonal_;
   DeviceBuffer<Edge<Real>> edges_;
-  DeviceBuffer<index_t> succ_ptr_, succ_, pred_count_, waiting_dev_, level_, level_ptr_;
+  DeviceBuffer<index_t> succ_, pred_count_, waiting_dev_, level_, level_ptr_;
   DeviceBuffer<Dependency> deps_;
   TasslEnv<Real> env_;
   std::unique_ptr<Runtime<TasslDepsProgram<Real>, TasslEnv<Real>>> deps_rt_;

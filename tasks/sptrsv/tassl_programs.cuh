@@ -20,36 +20,41 @@ struct TasslEnv {
   const Real* b = nullptr;
   Real* x = nullptr;
   int rhs = 1;
-  Dependency* deps = nullptr;          // per sub-graph
-  const index_t* succ_ptr = nullptr;
-  const index_t* succ = nullptr;
+  Dependency* deps = nullptr;         // per sub-graph
+  const index_t* succ = nullptr;      // successors, from SubgraphTask::first_succ on
   const index_t* pred_count = nullptr;
-  const index_t* waiting = nullptr;    // sub-graphs with predecessors
-  LevelView levels;                    // sub-graph levels (tassl-phases)
+  const index_t* waiting = nullptr;   // sub-graphs with predecessors
+  LevelView levels;                   // sub-graph levels (tassl-phases)
 };
 
 template <class Real>
-__device__ void solve_subgraph_task(index_t g, const TasslEnv<Real>& env, int rank, unsigned char* shared,
+__device__ void solve_subgraph_task(const SubgraphTask& t, const TasslEnv<Real>& env, int rank, unsigned char* shared,
                                     const auto& ctx) {
-  solve_subgraph<kTasslThreads>(env.plan, g, env.b, env.x, env.rhs, rank, shared, [&] { ctx.sync(); });
+  solve_subgraph<kTasslThreads>(env.plan, t, env.b, env.x, env.rhs, rank, shared, [&] { ctx.sync(); });
 }
 
 template <class Real>
 struct SolveSubgraph {
-  using Item = index_t;  // the sub-graph
+  using Item = SubgraphTask;  // the header, so the solve starts without loading it
   static constexpr int threads = kTasslThreads;
   static constexpr int shared_bytes = static_cast<int>(subgraph_shared_bytes<Real>(max_subgraph<Real>()));
   static constexpr const char* name = "SolveSubgraph";
 
   template <class Ctx>
-  __device__ static void execute(const Item& g, Ctx& ctx) {
+  __device__ static void execute(const Item& t, Ctx& ctx) {
     const TasslEnv<Real>& env = ctx.env();
-    solve_subgraph_task(g, env, ctx.rank(), ctx.template shared_as<unsigned char>(), ctx);
+    const int rank = ctx.rank();
+    // This thread's first successor, loaded now and used after the solve: no load stands
+    // between the solve and the release.
+    const index_t mine = t.first_succ + rank;
+    index_t successor = 0;
+    if (mine < t.end_succ) successor = env.succ[mine];
+    solve_subgraph_task(t, env, rank, ctx.template shared_as<unsigned char>(), ctx);
     // Every thread's x writes are before the barrier inside solve_subgraph; the fence
     // makes them visible device-wide before the successor can be released.
-    for (index_t k = env.succ_ptr[g] + ctx.rank(); k < env.succ_ptr[g + 1]; k += threads) {
+    for (index_t k = mine; k < t.end_succ; k += threads) {
       __threadfence();
-      ctx.resolve(env.deps[env.succ[k]]);
+      ctx.resolve(env.deps[k == mine ? successor : env.succ[k]]);
     }
   }
 };
@@ -72,7 +77,7 @@ struct CreateWaiting {
     const TasslEnv<Real>& env = ctx.env();
     for (index_t i = r.begin + ctx.rank(); i < r.end; i += threads) {
       const index_t g = env.waiting[i];
-      ctx.template enqueue_after<SolveSubgraph<Real>>(env.deps[g], env.pred_count[g], g);
+      ctx.template enqueue_after<SolveSubgraph<Real>>(env.deps[g], env.pred_count[g], env.plan.tasks[g]);
     }
   }
 };
@@ -90,7 +95,7 @@ struct SolveLevel {
   template <class Ctx>
   __device__ static void execute(const Item& g, Ctx& ctx) {
     const TasslEnv<Real>& env = ctx.env();
-    solve_subgraph_task(g, env, ctx.rank(), ctx.template shared_as<unsigned char>(), ctx);
+    solve_subgraph_task(env.plan.tasks[g], env, ctx.rank(), ctx.template shared_as<unsigned char>(), ctx);
     const LevelView& lv = env.levels;
     if (ctx.rank() == 0 && g == lv.order[lv.level_ptr[lv.level[g]]])
       release_next_level<AdvanceLevel<SolveLevel>>(ctx, lv, lv.level[g]);

@@ -75,6 +75,7 @@ Summary expect_solves(const Csr<double>& l, index_t n_max, const std::string& la
   // The device layout, run as the GPU task runs it (one barrier per slot, division by
   // the thread of a vertex's last edge), gives the same solution.
   const DevicePlan plan = build_device_plan(l, p, s, d);
+  EXPECT_EQ(check_device_plan(plan), "");
   EXPECT_LE(relative_error(solve_with_plan(plan, b), ref), 1e-12);
   sum.parts = p.parts;
   sum.levels = d.levels;
@@ -162,6 +163,74 @@ TEST(ScheduleHand, ExternalEdgesTakeOneSlotEachPerTarget) {
   EXPECT_EQ(s.internal_slots[1], 0);
   for (index_t t = s.slot_ptr[1]; t < s.slot_ptr[2]; ++t)
     EXPECT_EQ(s.edge_ptr[t + 1] - s.edge_ptr[t], 2);
+}
+
+// Vertices 0 .. n/2-1 in sub-graph 0, the rest in sub-graph 1.
+Partition halves(index_t n) {
+  Partition p;
+  p.n_max = n - n / 2;
+  p.parts = 2;
+  p.part_ptr = {0, n / 2, n};
+  for (index_t i = 0; i < n; ++i) {
+    p.part.push_back(i < n / 2 ? 0 : 1);
+    p.vertices.push_back(i);
+  }
+  return p;
+}
+
+// 300 targets with 3 external edges each (900 edges) over the 256 threads of a task:
+// 44 threads take two targets, so the device plan has 6 external rows of 256, 256, 256,
+// 44, 44, 44 edges (the schedule's 3 external slots of 300 would take 6 barriers).
+TEST(DevicePlanLayout, ExternalRowsGiveEachTargetToOneThread) {
+  const index_t half = 300;
+  std::vector<std::pair<index_t, index_t>> edges;
+  for (index_t i = 0; i < half; ++i)
+    for (index_t k = 0; k < 3; ++k) edges.emplace_back((i + 7 * k) % half, half + i);
+  const Csr<double> l = from_edges(2 * half, edges);
+  const Partition p = halves(2 * half);
+  const Schedule s = build_schedule(l, p);
+  ASSERT_EQ(check_schedule(l, p, s), "");
+  EXPECT_EQ(s.external_slots, (std::vector<index_t>{0, 3}));
+  const DevicePlan plan = build_device_plan(l, p, s, subgraph_dag(l, p));
+  ASSERT_EQ(check_device_plan(plan), "");
+  ASSERT_EQ(plan.external_slots, (std::vector<index_t>{0, 6}));
+  std::vector<index_t> widths;
+  for (index_t t = plan.slot_ptr[1]; t < plan.slot_ptr[2]; ++t) widths.push_back(plan.edge_ptr[t + 1] - plan.edge_ptr[t]);
+  EXPECT_EQ(widths, (std::vector<index_t>{256, 256, 256, 44, 44, 44}));
+  // The values are divided by the target's diagonal (2 + vertex).
+  for (index_t e = plan.edge_ptr[plan.slot_ptr[1]]; e < plan.edge_ptr[plan.slot_ptr[2]]; ++e) {
+    const index_t j = plan.edge_source[e], i = half + plan.edge_target[e];
+    EXPECT_DOUBLE_EQ(plan.edge_value[e], (-0.5 - 0.1 * j) / (2.0 + i));
+  }
+  const std::vector<double> b = rhs(l.rows);
+  EXPECT_LE(relative_error(solve_with_plan(plan, b), apiary::sparse::triangular_solve(l, b)), 1e-12);
+  // The headers a task starts from.
+  const std::vector<SubgraphTask> tasks = subgraph_tasks(plan);
+  ASSERT_EQ(tasks.size(), 2u);
+  EXPECT_EQ(tasks[1].g, 1);
+  EXPECT_EQ(tasks[1].base, half);
+  EXPECT_EQ(tasks[1].size, half);
+  EXPECT_EQ(tasks[1].first_internal, tasks[1].first_slot + 6);
+  EXPECT_EQ(tasks[1].end_slot, tasks[1].first_internal);
+  EXPECT_EQ(tasks[1].end_edge - tasks[1].first_edge, 3 * half);
+}
+
+TEST(DevicePlanLayout, CheckCatchesASharedTargetAndAWideRow) {
+  const Csr<double> l = from_edges(4, {{0, 2}, {1, 2}, {0, 3}});
+  const Partition p = halves(4);
+  const Schedule s = build_schedule(l, p);
+  DevicePlan plan = build_device_plan(l, p, s, subgraph_dag(l, p));
+  ASSERT_EQ(check_device_plan(plan), "");
+  DevicePlan split = plan;  // target 0 of the second sub-graph at two positions
+  ASSERT_EQ(split.external_slots[1], 2);
+  const index_t row1 = split.slot_ptr[1] + 1;
+  ASSERT_EQ(split.edge_ptr[row1 + 1] - split.edge_ptr[row1], 1);
+  std::swap(split.edge_source[split.edge_ptr[row1] - 1], split.edge_source[split.edge_ptr[row1] - 2]);
+  std::swap(split.edge_target[split.edge_ptr[row1] - 1], split.edge_target[split.edge_ptr[row1] - 2]);
+  EXPECT_NE(check_device_plan(split).find("two positions"), std::string::npos) << check_device_plan(split);
+  DevicePlan wide = plan;  // a second row longer than the first
+  wide.edge_ptr[row1] -= 1;
+  EXPECT_NE(check_device_plan(wide).find("longer than the one before"), std::string::npos) << check_device_plan(wide);
 }
 
 TEST(ScheduleCheck, ReportsBrokenSchedules) {
