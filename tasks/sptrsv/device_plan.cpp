@@ -68,24 +68,25 @@ DevicePlan build_device_plan(const Csr<double>& lower, const Partition& p, const
   auto user_row = [&](index_t i) { return reversed ? n - 1 - i : i; };
 
   // The slots of each sub-graph: its external edges laid out again in rows owned by
-  // threads (external_rows), its internal slots as scheduled.
+  // threads (external_rows), its internal slots as scheduled. Edge values are divided by
+  // the target's diagonal: the task divides b on load, and no step of a slot divides.
   d.external_slots.resize(static_cast<std::size_t>(p.parts));
   d.edge_source.reserve(s.edges());
   d.edge_target.reserve(s.edges());
   d.edge_value.reserve(s.edges());
-  auto add_edge = [&](index_t source, index_t target, double value) {
-    d.edge_source.push_back(source);
-    d.edge_target.push_back(target);
-    d.edge_value.push_back(value);
-  };
-  std::vector<std::vector<ExternalEdge>> by_thread;
   for (index_t g = 0; g < p.parts; ++g) {
-    d.largest = std::max(d.largest, p.part_ptr[g + 1] - p.part_ptr[g]);
+    const index_t base = p.part_ptr[g];
+    d.largest = std::max(d.largest, p.part_ptr[g + 1] - base);
+    auto add_edge = [&](index_t source, index_t target, double value) {
+      d.edge_source.push_back(source);
+      d.edge_target.push_back(target);
+      d.edge_value.push_back(value / d.diagonal[base + target]);
+    };
     const index_t first_internal = s.slot_ptr[g] + s.external_slots[g];
     std::vector<ExternalEdge> external;
     for (index_t e = s.edge_ptr[s.slot_ptr[g]]; e < s.edge_ptr[first_internal]; ++e)
       external.push_back({s.edge_target[e], user_row(p.vertices[s.edge_source[e]]), s.edge_value[e]});
-    by_thread = external_rows(std::move(external), kTasslThreads);
+    const auto by_thread = external_rows(std::move(external), kTasslThreads);
     const index_t rows = by_thread.empty() ? 0 : static_cast<index_t>(by_thread.front().size());
     d.external_slots[g] = rows;
     for (index_t r = 0; r < rows; ++r) {
@@ -102,12 +103,6 @@ DevicePlan build_device_plan(const Csr<double>& lower, const Partition& p, const
     }
     d.slot_ptr.push_back(static_cast<index_t>(d.edge_ptr.size()) - 1);
   }
-
-  // Edge values divided by the target's diagonal: the task divides b on load, and no
-  // step of a slot divides.
-  for (index_t g = 0; g < p.parts; ++g)
-    for (index_t e = d.edge_ptr[d.slot_ptr[g]]; e < d.edge_ptr[d.slot_ptr[g + 1]]; ++e)
-      d.edge_value[e] /= d.diagonal[p.part_ptr[g] + d.edge_target[e]];
   d.load_index.resize(static_cast<std::size_t>(n));
   for (index_t k = 0; k < n; ++k) d.load_index[k] = user_row(p.vertices[k]);
 
