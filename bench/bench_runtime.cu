@@ -4,6 +4,8 @@
 //   * dependency hop latency along a chain of tasks vs one kernel launch per hop and
 //     vs one CUDA graph with a node per hop;
 //   * phase switch latency with one task per phase vs one kernel launch per phase;
+//   * the fixed cost of a run (one trivial task, host wall time from seed to the return of
+//     run) vs one empty kernel launch and a stream synchronisation;
 //   * the generic 4- and 11-type programs (tasks/generic) in both modes vs the same tree
 //     as one CUDA graph with a kernel node per task.
 // Prints one table (each scheduler's ratio to the baseline and to the megakernel) and
@@ -12,6 +14,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -258,6 +261,59 @@ std::vector<Row> bench_phase_switch(int switches, int reps, const std::vector<Sc
   return rows;
 }
 
+// ---- a run's fixed cost -------------------------------------------------------------
+// What an application that runs small programs many times pays per run (a triangular
+// solve, a search of RCM): preparation, launch, the wait and the counters coming back.
+// Host wall time from seed to the return of run() for one trivial task, the median of
+// `runs` runs per repetition, against one empty kernel launch and a stream
+// synchronisation timed the same way; and the part of it that the scheduler's own
+// kernels take (RunStats::milliseconds, events around them). A queue of 1024 items: a
+// run resets every slot's sequence number, which for the default 2^20 would add 8 MB
+// of writes to what is meant to be the fixed cost.
+std::vector<Row> bench_run_cost(int runs, int reps, const std::vector<Scheduler>& schedulers, const RunOptions& base) {
+  using Clock = std::chrono::steady_clock;
+  DeviceBuffer<unsigned> sink(1);
+  RunOptions opt = base;
+  opt.queue_capacity = 1024;
+  Runtime<Program<Phaseless<Trivial<32>>>, TrivialEnv> rt(opt, TrivialEnv{sink.data()});
+  auto per_call_us = [&](const std::function<void()>& call) {
+    call();  // warm-up
+    std::vector<double> us;
+    for (int k = 0; k < runs; ++k) {
+      const auto t0 = Clock::now();
+      call();
+      us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+    }
+    return median(us);
+  };
+  std::vector<double> launch_us;
+  for (int r = 0; r < reps; ++r)
+    launch_us.push_back(per_call_us([&] {
+      hop_kernel<<<1, 1>>>(0, sink.data());
+      APIARY_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+    }));
+  std::vector<Row> rows;
+  for (const Scheduler scheduler : schedulers) {
+    std::vector<double> us, kernel_us;
+    RunStats s;
+    for (int r = 0; r < reps; ++r) {
+      std::vector<double> kernel;
+      us.push_back(per_call_us([&] {
+        rt.seed<Trivial<32>>(1u);
+        s = rt.run(scheduler);
+        if (s.total_tasks() != 1) throw std::runtime_error("run cost: wrong task count");
+        kernel.push_back(s.milliseconds * 1e3);
+      }));
+      kernel_us.push_back(median(kernel));
+    }
+    rows.push_back({"run of one task (host wall time)", "us/run", scheduler, spread(us),
+                    "kernel launch + stream sync", median(launch_us), false, s.rounds, s.launches});
+    rows.push_back({"run of one task (its kernels' time)", "us/run", scheduler, spread(kernel_us),
+                    "kernel launch + stream sync", median(launch_us), false, s.rounds, s.launches});
+  }
+  return rows;
+}
+
 // ---- generic programs -------------------------------------------------------------
 // Milliseconds per run of a built-in tree, each mode under each scheduler, against the
 // tree as one CUDA graph. Every run is verified (each task once, after its parents).
@@ -336,6 +392,7 @@ int main(int argc, char** argv) {
     add(bench_trivial<32>(tasks / 8, reps, schedulers, base));
     add(bench_chain(chain, reps, schedulers, base));
     add(bench_phase_switch(chain, reps, schedulers, base));
+    add(bench_run_cost(200, reps, schedulers, base));
     add(bench_generic("four_types", reps, schedulers, base));
     add(bench_generic("eleven_types", reps, schedulers, base));
 

@@ -111,29 +111,36 @@ class MappedHostBuffer {
   std::size_t size_ = 0;
 };
 
-// Pinned host bytes, grown on demand (the contents do not survive growing): staging
-// for uploads that must not wait, since a copy from pageable memory synchronises.
-class PinnedBytes {
+// Pinned, device-mapped host bytes, grown on demand (the contents do not survive
+// growing): staging that a kernel reads directly over the bus, so an upload needs no
+// copy call and never waits (a copy from pageable memory synchronises).
+class MappedHostBytes {
  public:
-  PinnedBytes() = default;
-  PinnedBytes(const PinnedBytes&) = delete;
-  PinnedBytes& operator=(const PinnedBytes&) = delete;
-  ~PinnedBytes() {
-    if (data_ != nullptr) cudaFreeHost(data_);
+  MappedHostBytes() = default;
+  MappedHostBytes(const MappedHostBytes&) = delete;
+  MappedHostBytes& operator=(const MappedHostBytes&) = delete;
+  ~MappedHostBytes() {
+    if (host_ != nullptr) cudaFreeHost(host_);
   }
+  // At least `bytes` (never null, so that a device pointer exists for an empty upload).
   unsigned char* reserve(std::size_t bytes) {
+    bytes = std::max<std::size_t>(bytes, 16);
     if (bytes > capacity_) {
-      if (data_ != nullptr) cudaFreeHost(data_);
-      data_ = nullptr;
+      if (host_ != nullptr) cudaFreeHost(host_);
+      host_ = device_ = nullptr;
       capacity_ = 0;
-      APIARY_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&data_), bytes));
+      APIARY_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&host_), bytes, cudaHostAllocMapped));
+      APIARY_CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_), host_, 0));
       capacity_ = bytes;
     }
-    return data_;
+    return host_;
   }
+  // The device's pointer to the bytes of the last reserve.
+  const unsigned char* device() const { return device_; }
 
  private:
-  unsigned char* data_ = nullptr;
+  unsigned char* host_ = nullptr;
+  unsigned char* device_ = nullptr;
   std::size_t capacity_ = 0;
 };
 

@@ -1,9 +1,11 @@
-// Host-side resources of the schedulers that launch kernels from a host loop
-// (timesliced) or run a watchdog guard kernel beside their own (timesliced, controller):
-// non-blocking streams, events without timing, a high-priority stream for the guard,
-// and a few words of mapped pinned host memory that the device writes (a round's
-// snapshot) and reads (the host's request to stop the guard). A Runtime owns one;
-// everything is created on first use and kept for the next runs.
+// Host-side resources of the schedulers, kept across runs. For those that launch kernels
+// from a host loop (timesliced) or run a watchdog guard kernel beside their own
+// (timesliced, controller): non-blocking streams, events without timing, a
+// high-priority stream for the guard, and a few words of mapped pinned host memory that
+// the device writes (a round's snapshot) and reads (the host's request to stop the
+// guard). For the megakernel: its timer and its grid size, so that a run makes no
+// calls to create events or to query occupancy. A Runtime owns one; everything is
+// created on first use and kept for the next runs.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -15,6 +17,7 @@
 
 #include "runtime/cuda_check.hpp"
 #include "runtime/device_buffer.hpp"
+#include "runtime/event_timer.hpp"
 
 namespace apiary {
 
@@ -69,6 +72,15 @@ class LaunchResources {
   // The device's pointer to the same words (call host_words first).
   unsigned long long* device_words() { return words_ ? words_->device() : nullptr; }
 
+  // A timer of the run's own (two timing events).
+  EventTimer& timer() {
+    if (!timer_) timer_ = std::make_unique<EventTimer>();
+    return *timer_;
+  }
+  // The megakernel's grid for this runtime (its program and options do not change), once
+  // computed; 0 before.
+  int megakernel_blocks = 0;
+
   // Waits for every stream created here, ignoring errors (for clean-up paths).
   void synchronize_all() noexcept {
     for (cudaStream_t s : streams_) static_cast<void>(cudaStreamSynchronize(s));
@@ -81,6 +93,8 @@ class LaunchResources {
     std::swap(events_, other.events_);
     std::swap(guard_, other.guard_);
     std::swap(words_, other.words_);
+    std::swap(timer_, other.timer_);
+    std::swap(megakernel_blocks, other.megakernel_blocks);
   }
   void release() noexcept {  // no throw from a destructor; errors at exit are ignored
     for (cudaStream_t s : streams_) static_cast<void>(cudaStreamDestroy(s));
@@ -90,12 +104,15 @@ class LaunchResources {
     events_.clear();
     guard_ = nullptr;
     words_.reset();
+    timer_.reset();
+    megakernel_blocks = 0;
   }
 
   std::vector<cudaStream_t> streams_;
   std::vector<cudaEvent_t> events_;
   cudaStream_t guard_ = nullptr;
   std::unique_ptr<MappedHostBuffer<unsigned long long>> words_;
+  std::unique_ptr<EventTimer> timer_;
 };
 
 }  // namespace apiary

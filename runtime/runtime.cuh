@@ -14,6 +14,7 @@
 #include <bit>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -36,11 +37,63 @@ namespace apiary {
 
 namespace detail {
 
-// A template so that every translation unit including this header can have it.
-template <class Program>
-__global__ void init_sequences(unsigned long long* seq, std::uint32_t capacity, std::uint32_t seeded) {
-  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < capacity; i += gridDim.x * blockDim.x)
-    seq[i] = i < seeded ? i + 1 : i;  // seeded slots published, the rest free for lap 0
+// The run-wide words: where a run starts from, and what the host reads back after it
+// (one copy). The counters and the phase counts start 256 bytes apart from the control
+// word that every claim touches: 128 apart, the H100 ran trivial tasks 11-16% slower
+// (contended atomics to lines of one 256-byte block; 256, 512 and 1024 measured alike).
+inline constexpr std::size_t kRunStateSpacing = 256;
+template <std::size_t Types, std::size_t Phases>
+struct RunState {
+  RunControl control;
+  alignas(kRunStateSpacing) QueueCounters counters[Types];
+  alignas(kRunStateSpacing) long long pending[Phases > 0 ? Phases : 1];
+};
+
+// Everything a run resets on the device, as the parameters of one kernel (prepare_run):
+// the host pays one launch per run instead of a memset, a copy and a kernel per queue
+// (each call into the CUDA runtime costs it microseconds, and a small run is mostly that).
+template <std::size_t Types, std::size_t Phases>
+struct RunReset {
+  RunControl control;  // the initial words, by value (RunState's alignment is not a parameter's)
+  QueueCounters counters[Types];
+  long long pending[Phases > 0 ? Phases : 1];
+  RunState<Types, Phases>* state;
+  std::uint32_t* wait_state;  // zeroed
+  std::uint32_t wait_words;
+  long long* workers;  // zeroed
+  std::uint32_t worker_words;
+  unsigned long long* trace_count;  // zeroed; null without tracing
+  struct Queue {
+    unsigned char* items;
+    unsigned long long* seq;
+    const unsigned char* seeds;  // mapped pinned host memory, 16-byte aligned: read over the bus
+    std::uint64_t seed_bytes;
+    std::uint32_t capacity;
+    std::uint32_t seeded;
+  } queues[Types];
+};
+
+template <std::size_t Types, std::size_t Phases>
+__global__ void prepare_run(const __grid_constant__ RunReset<Types, Phases> r) {
+  const std::uint64_t first = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
+  const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
+  if (first == 0) {
+    r.state->control = r.control;
+    for (std::size_t q = 0; q < Types; ++q) r.state->counters[q] = r.counters[q];
+    for (std::size_t p = 0; p < (Phases > 0 ? Phases : 1); ++p) r.state->pending[p] = r.pending[p];
+    if (r.trace_count != nullptr) *r.trace_count = 0;
+  }
+  for (std::uint64_t i = first; i < r.wait_words; i += stride) r.wait_state[i] = 0;
+  for (std::uint64_t i = first; i < r.worker_words; i += stride) r.workers[i] = 0;
+  for (std::size_t q = 0; q < Types; ++q) {
+    const auto& s = r.queues[q];
+    for (std::uint64_t i = first; i < s.capacity; i += stride)
+      s.seq[i] = i < s.seeded ? i + 1 : i;  // seeded slots published, the rest free for lap 0
+    const std::uint64_t words = s.seed_bytes / sizeof(uint4);
+    for (std::uint64_t i = first; i < words; i += stride)
+      reinterpret_cast<uint4*>(s.items)[i] = reinterpret_cast<const uint4*>(s.seeds)[i];
+    for (std::uint64_t i = words * sizeof(uint4) + first; i < s.seed_bytes; i += stride) s.items[i] = s.seeds[i];
+  }
 }
 
 }  // namespace detail
@@ -60,13 +113,12 @@ class Runtime {
   using View = DeviceView<P, Env>;
   static constexpr std::size_t kTypes = P::type_count;
   static constexpr std::size_t kPhases = P::phase_count;
+  using State = detail::RunState<kTypes, kPhases>;
 
   explicit Runtime(RunOptions options = {}, Env env = {}) : options_(options), env_(env), report_(1) {
     if (options_.waiting_capacity == 0) options_.waiting_capacity = 1;
     for (std::size_t q = 0; q < kTypes; ++q) allocate_queue(q, options_.queue_capacity);
-    counters_ = DeviceBuffer<QueueCounters>(kTypes);
-    control_ = DeviceBuffer<RunControl>(1);
-    phase_pending_ = DeviceBuffer<long long>(std::max<std::size_t>(kPhases, 1));
+    state_ = DeviceBuffer<State>(1);
     if (options_.waiting_capacity > kNoSlot - waiting_slot_reserve(View::wait_stride))
       throw std::invalid_argument(cat("RunOptions::waiting_capacity ", options_.waiting_capacity, " is too large"));
     wait_slots_ = options_.waiting_capacity + waiting_slot_reserve(View::wait_stride);
@@ -113,66 +165,68 @@ class Runtime {
 
   // ---- for schedulers ----
 
-  // Resets the device state, uploads the seeds and returns the view of this run.
-  // Everything goes up from pinned staging (host_counters_, host_control_,
-  // host_pending_, seed_staging_), so nothing here waits for the device: a run pays one
-  // synchronisation, in finish. The staging is rewritten only by the next prepare, after
-  // that finish; a run that fails before its finish never launched what reads it.
+  // Resets the device state, uploads the seeds and returns the view of this run: one
+  // kernel launch (prepare_run), which takes the initial counters as parameters and reads
+  // the seeds from mapped pinned memory, so nothing here waits for the device and a run
+  // pays one synchronisation, in finish. The staging is rewritten only by the next
+  // prepare, after that finish, or after waiting for this one's kernel when a run failed
+  // before its finish.
   View prepare(cudaStream_t stream) {
-    wait_state_.fill_zero(stream);
-    workers_.fill_zero(stream);
-    if (options_.trace) trace_count_.fill_zero(stream);
-    QueueCounters* counters = host_counters_.host();
-    long long* pending = host_pending_.host();
-    RunControl& control = *host_control_.host();
-    std::fill(counters, counters + kTypes, QueueCounters{});
-    std::fill(pending, pending + host_pending_.size(), 0LL);
-    control = RunControl{};
+    if (unfinished_) {  // the last run threw between its prepare and its finish
+      static_cast<void>(cudaStreamSynchronize(*unfinished_));
+      unfinished_.reset();
+    }
+    using Reset = detail::RunReset<kTypes, kPhases>;
+    static_assert(sizeof(Reset) <= 32764, "too many task types for one kernel's parameters");
+    Reset r{};
     std::size_t seed_bytes = 0;
-    for (const auto& s : seeds_) seed_bytes += s.size();
+    for (const auto& s : seeds_) seed_bytes += align16(s.size());
     unsigned char* staged = seed_staging_.reserve(seed_bytes);
+    const unsigned char* staged_device = seed_staging_.device();
+    std::uint64_t most = std::max<std::uint64_t>(wait_slots_, 1);
     for (std::size_t q = 0; q < kTypes; ++q) {
       const std::uint32_t n = seeded_count(q);
       if (n > capacity_[q])
         throw OverflowError(cat("seeding ", n, " tasks of type ", P::type_names()[q],
                                 " overflows its queue (capacity ", capacity_[q],
                                 "): raise RunOptions::queue_capacity"));
-      if (n > 0) {
-        std::copy(seeds_[q].begin(), seeds_[q].end(), staged);
-        APIARY_CUDA_CHECK(
-            cudaMemcpyAsync(items_[q].data(), staged, seeds_[q].size(), cudaMemcpyHostToDevice, stream));
-        staged += seeds_[q].size();
-      }
-      detail::init_sequences<P><<<std::min<std::uint32_t>((capacity_[q] + 255) / 256, 1024), 256, 0, stream>>>(
-          seq_[q].data(), capacity_[q], n);
-      APIARY_CUDA_CHECK_LAUNCH();
-      counters[q].tail = n;
-      counters[q].ready = n;
-      counters[q].peak = n;
-      control.active += n;
-      if (P::phase_of_queue[q] >= 0) pending[P::phase_of_queue[q]] += n;
+      std::copy(seeds_[q].begin(), seeds_[q].end(), staged);
+      r.queues[q] = {items_[q].data(), seq_[q].data(), staged_device, seeds_[q].size(), capacity_[q], n};
+      most = std::max<std::uint64_t>({most, capacity_[q], seeds_[q].size() / sizeof(uint4)});
+      staged += align16(seeds_[q].size());
+      staged_device += align16(seeds_[q].size());
+      r.counters[q].tail = n;
+      r.counters[q].ready = n;
+      r.counters[q].peak = n;
+      r.control.active += n;
+      if (P::phase_of_queue[q] >= 0) r.pending[P::phase_of_queue[q]] += n;
     }
-    control.phase_word = phase_word(0);
+    r.control.phase_word = phase_word(0);
     if constexpr (kPhases > 0) {
       for (std::size_t p = 0; p < kPhases; ++p)
-        if (pending[p] > 0) {
-          control.phase_word = phase_word(static_cast<int>(p));
+        if (r.pending[p] > 0) {
+          r.control.phase_word = phase_word(static_cast<int>(p));
           break;
         }
     }
-    APIARY_CUDA_CHECK(cudaMemcpyAsync(counters_.data(), counters, sizeof(QueueCounters) * kTypes,
-                                      cudaMemcpyHostToDevice, stream));
-    APIARY_CUDA_CHECK(cudaMemcpyAsync(control_.data(), &control, sizeof(RunControl), cudaMemcpyHostToDevice, stream));
-    APIARY_CUDA_CHECK(cudaMemcpyAsync(phase_pending_.data(), pending, sizeof(long long) * host_pending_.size(),
-                                      cudaMemcpyHostToDevice, stream));
+    r.state = state_.data();
+    r.wait_state = wait_state_.data();
+    r.wait_words = wait_slots_;
+    r.workers = workers_.data();
+    r.worker_words = static_cast<std::uint32_t>(workers_.size());
+    r.trace_count = options_.trace ? trace_count_.data() : nullptr;
+    const auto blocks = static_cast<unsigned>(std::min<std::uint64_t>((most + 255) / 256, 1024));
+    detail::prepare_run<kTypes, kPhases><<<blocks, 256, 0, stream>>>(r);
+    APIARY_CUDA_CHECK_LAUNCH();
+    unfinished_ = stream;
     for (auto& s : seeds_) s.clear();
     *report_.host() = WatchdogReport{};
 
     View v;
     for (std::size_t q = 0; q < kTypes; ++q)
-      v.queues[q] = QueueView{items_[q].data(), seq_[q].data(), counters_.data() + q, capacity_[q]};
-    v.control = control_.data();
-    v.phase_pending = phase_pending_.data();
+      v.queues[q] = QueueView{items_[q].data(), seq_[q].data(), state_.data()->counters + q, capacity_[q]};
+    v.control = &state_.data()->control;
+    v.phase_pending = state_.data()->pending;
     v.wait_state = wait_state_.data();
     v.wait_queue = wait_queue_.data();
     v.wait_items = wait_items_.data();
@@ -194,20 +248,19 @@ class Runtime {
   // Waits for the run, turns a trapped kernel into a WatchdogError, checks the error
   // flags and fills the statistics.
   RunStats finish(Scheduler scheduler, cudaStream_t stream) {
-    // The counters come back in the same wait as the run (pinned, asynchronous copies).
-    const cudaError_t copy_control =
-        cudaMemcpyAsync(host_control_.host(), control_.data(), sizeof(RunControl), cudaMemcpyDeviceToHost, stream);
-    const cudaError_t copy_counters = cudaMemcpyAsync(host_counters_.host(), counters_.data(),
-                                                      sizeof(QueueCounters) * kTypes, cudaMemcpyDeviceToHost, stream);
+    // The run-wide words come back in the same wait as the run (one asynchronous copy
+    // into pinned memory).
+    const cudaError_t copy =
+        cudaMemcpyAsync(readback_.host(), state_.data(), sizeof(State), cudaMemcpyDeviceToHost, stream);
     const cudaError_t sync = cudaStreamSynchronize(stream);
+    unfinished_.reset();
     if (sync != cudaSuccess) {
       if (report_.host()->fired) throw WatchdogError(watchdog_message(*report_.host(), true));
       cuda_check(sync, "cudaStreamSynchronize (end of run)", __FILE__, __LINE__);
     }
-    APIARY_CUDA_CHECK(copy_control);
-    APIARY_CUDA_CHECK(copy_counters);
-    const RunControl control = *host_control_.host();
-    const std::vector<QueueCounters> counters(host_counters_.host(), host_counters_.host() + kTypes);
+    APIARY_CUDA_CHECK(copy);
+    const RunControl control = readback_.host()->control;
+    const QueueCounters* counters = readback_.host()->counters;
     const auto names = P::type_names();
 
     switch (static_cast<ErrorCode>(control.error)) {
@@ -287,6 +340,8 @@ class Runtime {
     capacity_[q] = capacity;
   }
 
+  static std::size_t align16(std::size_t bytes) { return (bytes + 15) / 16 * 16; }
+
   std::uint32_t seeded_count(std::size_t q) const {
     std::uint32_t n = 0;
     dispatch_queue<P>(q, [&]<std::size_t Q>() {
@@ -327,9 +382,7 @@ class Runtime {
   std::array<DeviceBuffer<unsigned long long>, kTypes> seq_;
   std::array<std::uint32_t, kTypes> capacity_{};
   std::array<std::vector<unsigned char>, kTypes> seeds_;
-  DeviceBuffer<QueueCounters> counters_;
-  DeviceBuffer<RunControl> control_;
-  DeviceBuffer<long long> phase_pending_;
+  DeviceBuffer<State> state_;
   std::uint32_t wait_slots_ = 0;
   DeviceBuffer<std::uint32_t> wait_state_;
   DeviceBuffer<std::uint32_t> wait_queue_;
@@ -337,10 +390,9 @@ class Runtime {
   DeviceBuffer<TraceRecord> trace_;
   DeviceBuffer<unsigned long long> trace_count_;
   MappedHostBuffer<WatchdogReport> report_;
-  MappedHostBuffer<QueueCounters> host_counters_{kTypes};  // staging: up in prepare, back in finish
-  MappedHostBuffer<RunControl> host_control_{1};
-  MappedHostBuffer<long long> host_pending_{std::max<std::size_t>(kPhases, 1)};
-  PinnedBytes seed_staging_;
+  MappedHostBuffer<State> readback_;  // the run-wide words after a run
+  MappedHostBytes seed_staging_;      // the seeds, read by prepare_run
+  std::optional<cudaStream_t> unfinished_;  // the stream of a prepare whose finish has not run
   DeviceBuffer<long long> workers_;  // controller: in-flight and not-started worker blocks per queue
   std::vector<TraceRecord> trace_records_;
   LaunchResources launch_;

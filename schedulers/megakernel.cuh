@@ -514,10 +514,12 @@ RunStats run(R& rt, cudaStream_t stream) {
   using C = Config<typename R::Program>;
   auto v = rt.prepare(stream);
   auto kernel = rt.options().trace ? megakernel<V, true> : megakernel<V, false>;
-  const int blocks = resident_blocks(rt);
+  LaunchResources& res = rt.launch_resources();
+  if (res.megakernel_blocks == 0) res.megakernel_blocks = resident_blocks(rt);
+  const int blocks = res.megakernel_blocks;
   v.freed_per_block = std::min<std::uint32_t>(kMaxFreedSlots, (v.wait_slots - v.wait_capacity) / blocks);
 
-  EventTimer timer;
+  EventTimer& timer = res.timer();
   timer.start(stream);
   kernel<<<blocks, C::block_threads, C::shared_bytes, stream>>>(v);
   APIARY_CUDA_CHECK_LAUNCH();

@@ -242,6 +242,75 @@ TEST_P(QueueGpu, SeedingBeyondCapacityIsRefused) {
   EXPECT_THROW(rt.run(GetParam()), OverflowError);
 }
 
+// Seeds reach the device intact whatever their item size (a run copies them from
+// mapped host memory in 16-byte words, then the tail bytes), for several types at once,
+// and every run of one Runtime starts from its own seeds only.
+struct SeedEnv {
+  unsigned* seen = nullptr;  // per id: runs of a task with that id
+  unsigned* bad = nullptr;   // items whose payload did not match their id
+};
+struct Tiny {  // 3 bytes: no 16-byte word is whole
+  unsigned char lo, hi, check;
+};
+struct Wide {  // 20 bytes
+  unsigned id;
+  unsigned payload[4];
+};
+constexpr unsigned kWideBase = 1u << 16;  // Wide ids follow the Tiny ids
+struct TinyTask {
+  using Item = Tiny;
+  static constexpr int threads = 1;
+  static constexpr int shared_bytes = 0;
+  template <class Ctx>
+  __device__ static void execute(const Item& t, Ctx& ctx) {
+    const unsigned id = t.lo | t.hi << 8;
+    if (t.check != static_cast<unsigned char>(id * 7 + 1)) atomicAdd(ctx.env().bad, 1u);
+    atomicAdd(&ctx.env().seen[id], 1u);
+  }
+};
+struct WideTask {
+  using Item = Wide;
+  static constexpr int threads = 32;
+  static constexpr int shared_bytes = 0;
+  template <class Ctx>
+  __device__ static void execute(const Item& w, Ctx& ctx) {
+    if (ctx.rank() != 0) return;
+    for (unsigned k = 0; k < 4; ++k)
+      if (w.payload[k] != w.id * 31 + k) atomicAdd(ctx.env().bad, 1u);
+    atomicAdd(&ctx.env().seen[kWideBase + w.id], 1u);
+  }
+};
+
+TEST_P(QueueGpu, SeedsOfEverySizeArriveIntactInEveryRun) {
+  DeviceBuffer<unsigned> seen(2 * kWideBase);
+  DeviceBuffer<unsigned> bad(1);
+  RunOptions opt;
+  opt.queue_capacity = kWideBase;
+  using P = Program<Phaseless<TinyTask, WideTask>>;
+  Runtime<P, SeedEnv> rt(opt, SeedEnv{seen.data(), bad.data()});
+  for (const unsigned count : {1u, 5u, 16u, 1000u, 3u, 40000u, 0u, 7u}) {
+    seen.fill_zero();
+    bad.fill_zero();
+    std::vector<Tiny> tiny(count);
+    std::vector<Wide> wide(count / 2 + 1);
+    for (unsigned i = 0; i < count; ++i)
+      tiny[i] = Tiny{static_cast<unsigned char>(i), static_cast<unsigned char>(i >> 8),
+                     static_cast<unsigned char>(i * 7 + 1)};
+    for (unsigned i = 0; i < wide.size(); ++i) wide[i] = Wide{i, {i * 31, i * 31 + 1, i * 31 + 2, i * 31 + 3}};
+    rt.seed<TinyTask>(tiny);
+    rt.seed<WideTask>(wide);
+    const RunStats s = rt.run(GetParam());
+    EXPECT_EQ(s.types[P::queue_of<TinyTask>].executed, count) << count;
+    EXPECT_EQ(s.types[P::queue_of<WideTask>].executed, wide.size()) << count;
+    EXPECT_EQ(bad.to_host()[0], 0u) << count;
+    const std::vector<unsigned> runs = seen.to_host();
+    std::size_t wrong = 0;
+    for (unsigned id = 0; id < kWideBase; ++id) wrong += runs[id] != (id < count ? 1u : 0u);
+    for (unsigned id = 0; id < kWideBase; ++id) wrong += runs[kWideBase + id] != (id < wide.size() ? 1u : 0u);
+    EXPECT_EQ(wrong, 0u) << count;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Schedulers, QueueGpu, apiary::testing::all_schedulers(),
                          apiary::testing::scheduler_name);
 
