@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <span>
 #include <stdexcept>
 
@@ -41,22 +42,23 @@ index_t parent_count(const Csr<double>& l, index_t i) {
 
 enum class Criterion { out_degree_descending, out_degree_ascending, index_ascending };
 
-void sort_by(std::vector<index_t>& v, Criterion c, const Children& ch) {
-  switch (c) {
-    case Criterion::out_degree_descending:
-      std::sort(v.begin(), v.end(), [&](index_t a, index_t b) {
-        return ch.count(a) != ch.count(b) ? ch.count(a) > ch.count(b) : a < b;
-      });
-      break;
-    case Criterion::out_degree_ascending:
-      std::sort(v.begin(), v.end(), [&](index_t a, index_t b) {
-        return ch.count(a) != ch.count(b) ? ch.count(a) < ch.count(b) : a < b;
-      });
-      break;
-    case Criterion::index_ascending:
-      std::sort(v.begin(), v.end());
-      break;
+// Sorts by the criterion, ties by ascending index. The out-degree orders compare packed
+// 64-bit keys (the degree, inverted for descending, above the index): with a comparator
+// that looks both degrees up, the sorts were half of the whole analysis (callgrind on
+// nh2010, all n_max candidates).
+void sort_by(std::vector<index_t>& v, Criterion c, const Children& ch, std::vector<std::uint64_t>& keys) {
+  if (c == Criterion::index_ascending) {
+    std::sort(v.begin(), v.end());
+    return;
   }
+  keys.resize(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const auto degree = static_cast<std::uint32_t>(ch.count(v[i]));
+    const std::uint32_t major = c == Criterion::out_degree_descending ? ~degree : degree;
+    keys[i] = std::uint64_t{major} << 32 | static_cast<std::uint32_t>(v[i]);
+  }
+  std::sort(keys.begin(), keys.end());
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<index_t>(keys[i] & 0xffffffffu);
 }
 
 // One run of the splitting heuristic (the paper's Alg. 3 with Alg. 2) on one component.
@@ -82,7 +84,7 @@ class Splitter {
       waiting_[v] = parent_count(l_, v);
     }
     std::vector<index_t> next;
-    sort_by(roots, criterion, ch_);
+    sort_by(roots, criterion, ch_, keys_);
     // Roots are dealt round-robin over the first n_init sub-graphs, so that independent
     // subtrees can start in different sub-graphs of the first sub-graph level.
     for (std::size_t r = 0; r < roots.size(); ++r)
@@ -93,7 +95,7 @@ class Splitter {
     while (!next.empty()) {
       cur.swap(next);
       next.clear();
-      sort_by(cur, criterion, ch_);
+      sort_by(cur, criterion, ch_, keys_);
       for (index_t v : cur) {
         index_t highest = 0;
         for (index_t k = l_.row_begin(v); k < l_.row_end(v); ++k)
@@ -147,6 +149,7 @@ class Splitter {
   std::vector<index_t> waiting_;
   std::vector<index_t> sizes_;
   std::vector<std::size_t> past_full_;  // for a full sub-graph: a later one, every one between full
+  std::vector<std::uint64_t> keys_;     // sort_by's scratch
 };
 
 }  // namespace
