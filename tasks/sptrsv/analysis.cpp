@@ -51,7 +51,7 @@ struct Candidate {
 Candidate analyse_one(const Csr<double>& lower, index_t n_max, ModelConstants model) {
   Candidate c;
   c.p = partition(lower, n_max, &c.stats);
-  c.s = build_schedule(lower, c.p, /*slots_only=*/true);  // what the model needs
+  c.s = build_schedule(lower, c.p);
   c.dag = subgraph_dag(lower, c.p);
   c.seconds = predicted_time(c.dag, c.s, model);
   for (index_t level = 0; level < c.dag.levels; ++level) {  // the slowest sub-graph per level, as the model sees it
@@ -130,7 +130,6 @@ Analysis analyze(const LowerSystem& s, const AnalysisOptions& o) {
       have = true;
     }
   }
-  best.s = build_schedule(s.lower, best.p);  // the chosen one, in full
   a.plan = build_device_plan(s.lower, best.p, best.s, best.dag, s.reversed);
   a.partition = best.stats;
   a.row_levels = sparse::level_sets(s.lower, sparse::Triangle::lower).count;

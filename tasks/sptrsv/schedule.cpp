@@ -28,7 +28,7 @@ std::string at_slot(index_t g, index_t slot) {
 
 }  // namespace
 
-Schedule build_schedule(const Csr<double>& lower, const Partition& p, bool slots_only) {
+Schedule build_schedule(const Csr<double>& lower, const Partition& p) {
   require_lower_with_diagonal(lower, "sptrsv::build_schedule");
   require_feasible(lower, p, "sptrsv::build_schedule");
   const index_t n = lower.rows;
@@ -89,23 +89,19 @@ Schedule build_schedule(const Csr<double>& lower, const Partition& p, bool slots
     count.assign(static_cast<std::size_t>(slots) + 1, 0);
     for (const Placed& e : placed) ++count[e.slot + 1];
     for (index_t t = 0; t < slots; ++t) count[t + 1] += count[t];
-    s.external_slots.push_back(n_ext);
-    s.internal_slots.push_back(n_int);
-    s.slot_ptr.push_back(s.slot_ptr.back() + slots);
-    const index_t edge_base = s.edge_ptr.back();
-    for (index_t t = 0; t < slots; ++t) s.edge_ptr.push_back(edge_base + count[t + 1]);
-    if (slots_only) continue;
     bucketed.resize(placed.size());
     {
       // Stable, and placed is in target order, so each slot lists targets ascending.
       std::vector<index_t> fill(count.begin(), count.end() - 1);
       for (const Placed& e : placed) bucketed[fill[e.slot]++] = e;
     }
+    const auto edge_base = static_cast<index_t>(s.edge_source.size());
     for (const Placed& e : bucketed) {
       s.edge_source.push_back(e.source);
       s.edge_target.push_back(e.target);
       s.edge_value.push_back(e.value);
     }
+    for (index_t t = 0; t < slots; ++t) s.edge_ptr.push_back(edge_base + count[t + 1]);
 
     std::vector<std::vector<index_t>> divided(static_cast<std::size_t>(n_int));
     for (index_t l = 0; l < m; ++l) {
@@ -121,8 +117,10 @@ Schedule build_schedule(const Csr<double>& lower, const Partition& p, bool slots
       s.division.insert(s.division.end(), list.begin(), list.end());
       s.division_ptr.push_back(static_cast<index_t>(s.division.size()));
     }
+    s.external_slots.push_back(n_ext);
+    s.internal_slots.push_back(n_int);
+    s.slot_ptr.push_back(s.slot_ptr.back() + slots);
   }
-  if (slots_only) s.diagonal.clear();
   return s;
 }
 

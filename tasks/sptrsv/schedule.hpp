@@ -66,12 +66,7 @@ struct Schedule {
 // in ascending column order, so n'_slots is the largest external in-degree. Internal
 // edges are list-scheduled in topological order: each goes into the earliest slot after
 // its source's division that holds no other edge into its target.
-//
-// With `slots_only`, only what the performance model reads is filled: external_slots,
-// internal_slots, slot_ptr and edge_ptr (how many edges each slot holds); the edges,
-// divisions and diagonal stay empty. analyze() compares every n_max candidate so, and
-// lays out the full schedule of the chosen one only.
-Schedule build_schedule(const Csr<double>& lower, const Partition& p, bool slots_only = false);
+Schedule build_schedule(const Csr<double>& lower, const Partition& p);
 
 // "" when the schedule is consistent with the partition, rules (a)-(c) hold, every
 // off-diagonal entry of L appears exactly once with its value and diagonal matches L;
