@@ -19,37 +19,79 @@ struct ExternalEdge {
 
 // The external edges of one sub-graph dealt to `threads` threads: all edges into one
 // target go to the same thread (which then applies them one after the other, so external
-// rows need no barrier between them), targets with the most edges first, each to the
-// least loaded thread. The lists come back longest first, empty ones dropped: row r of
-// the layout is then the r-th edge of threads 0, 1, ... as long as they have one.
-std::vector<std::vector<ExternalEdge>> external_rows(std::vector<ExternalEdge> edges, int threads) {
-  // Stable: a target's edges keep the schedule's (ascending column) order.
-  std::stable_sort(edges.begin(), edges.end(),
-                   [](const ExternalEdge& a, const ExternalEdge& b) { return a.target < b.target; });
-  std::vector<std::pair<std::size_t, std::size_t>> runs;  // [begin, end) of one target
-  for (std::size_t e = 0; e < edges.size();) {
-    std::size_t f = e + 1;
-    while (f < edges.size() && edges[f].target == edges[e].target) ++f;
-    runs.emplace_back(e, f);
-    e = f;
+// rows need no barrier between them), targets with the most edges first (ties: lower
+// target first), each to the least loaded thread (ties: lower thread). The threads' lists
+// come back longest first (ties: lower thread), empty ones dropped: row r of the layout
+// is then the r-th edge of lists 0, 1, ... as long as they have one. Flat arrays reused
+// from one sub-graph to the next, and counting sorts (targets and run lengths are small):
+// with a vector per thread and comparison sorts, laying out the plan took longer than
+// partitioning (poisson3d:100 at n_max 256).
+class ExternalRows {
+ public:
+  // `edges` in schedule order (a target's edges in ascending column order); targets are
+  // local indices below m.
+  void deal(const std::vector<ExternalEdge>& edges, index_t m, int threads) {
+    // The edges grouped by target, stably: a target's edges keep their order.
+    count_.assign(static_cast<std::size_t>(m) + 1, 0);
+    for (const ExternalEdge& e : edges) ++count_[e.target + 1];
+    for (index_t t = 0; t < m; ++t) count_[t + 1] += count_[t];
+    by_target_.resize(edges.size());
+    fill_.assign(count_.begin(), count_.end() - 1);
+    for (const ExternalEdge& e : edges) by_target_[fill_[e.target]++] = e;
+    // Targets with edges, longest first, ties by target: a counting sort by length.
+    index_t longest = 0;
+    for (index_t t = 0; t < m; ++t) longest = std::max(longest, count_[t + 1] - count_[t]);
+    by_length_.assign(static_cast<std::size_t>(longest) + 2, 0);
+    for (index_t t = 0; t < m; ++t)
+      if (const index_t len = count_[t + 1] - count_[t]; len > 0) ++by_length_[longest - len + 1];
+    for (index_t k = 0; k <= longest; ++k) by_length_[k + 1] += by_length_[k];
+    targets_.resize(static_cast<std::size_t>(by_length_.back()));
+    for (index_t t = 0; t < m; ++t)
+      if (const index_t len = count_[t + 1] - count_[t]; len > 0) targets_[by_length_[longest - len]++] = t;
+    // Each target to the least loaded thread.
+    using Load = std::pair<std::size_t, int>;  // (edges, thread): least loaded, then lowest
+    std::priority_queue<Load, std::vector<Load>, std::greater<>> least;
+    for (int t = 0; t < threads; ++t) least.emplace(0, t);
+    owner_.resize(targets_.size());
+    load_.assign(static_cast<std::size_t>(threads), 0);
+    for (std::size_t k = 0; k < targets_.size(); ++k) {
+      const index_t t = targets_[k];
+      auto [load, thread] = least.top();
+      least.pop();
+      owner_[k] = thread;
+      const auto len = static_cast<std::size_t>(count_[t + 1] - count_[t]);
+      load_[static_cast<std::size_t>(thread)] += static_cast<index_t>(len);
+      least.emplace(load + len, thread);
+    }
+    // The threads with edges, longest list first, ties by thread.
+    lists_.clear();
+    for (int t = 0; t < threads; ++t)
+      if (load_[static_cast<std::size_t>(t)] > 0) lists_.push_back(t);
+    std::stable_sort(lists_.begin(), lists_.end(), [&](int a, int b) { return load_[a] > load_[b]; });
+    // Each list contiguous in `edges_`, its targets in the order they were dealt.
+    list_ptr_.assign(lists_.size() + 1, 0);
+    at_.assign(static_cast<std::size_t>(threads), 0);
+    for (std::size_t i = 0; i < lists_.size(); ++i) {
+      list_ptr_[i + 1] = list_ptr_[i] + load_[static_cast<std::size_t>(lists_[i])];
+      at_[static_cast<std::size_t>(lists_[i])] = list_ptr_[i];
+    }
+    edges_.resize(edges.size());
+    for (std::size_t k = 0; k < targets_.size(); ++k) {
+      const index_t t = targets_[k];
+      index_t& at = at_[static_cast<std::size_t>(owner_[k])];
+      for (index_t e = count_[t]; e < count_[t + 1]; ++e) edges_[at++] = by_target_[e];
+    }
   }
-  std::stable_sort(runs.begin(), runs.end(),
-                   [](const auto& a, const auto& b) { return a.second - a.first > b.second - b.first; });
-  std::vector<std::vector<ExternalEdge>> mine(static_cast<std::size_t>(threads));
-  using Load = std::pair<std::size_t, int>;  // (edges, thread): least loaded, then lowest
-  std::priority_queue<Load, std::vector<Load>, std::greater<>> least;
-  for (int t = 0; t < threads; ++t) least.emplace(0, t);
-  for (const auto& [begin, end] : runs) {
-    auto [load, t] = least.top();
-    least.pop();
-    mine[static_cast<std::size_t>(t)].insert(mine[static_cast<std::size_t>(t)].end(), edges.begin() + begin,
-                                              edges.begin() + end);
-    least.emplace(load + (end - begin), t);
-  }
-  std::erase_if(mine, [](const auto& v) { return v.empty(); });
-  std::stable_sort(mine.begin(), mine.end(), [](const auto& a, const auto& b) { return a.size() > b.size(); });
-  return mine;
-}
+
+  std::size_t lists() const { return lists_.size(); }
+  index_t length(std::size_t i) const { return list_ptr_[i + 1] - list_ptr_[i]; }
+  const ExternalEdge& edge(std::size_t i, index_t r) const { return edges_[list_ptr_[i] + r]; }
+
+ private:
+  std::vector<index_t> count_, fill_, by_length_, targets_, load_, list_ptr_, at_;
+  std::vector<int> owner_, lists_;
+  std::vector<ExternalEdge> by_target_, edges_;
+};
 
 }  // namespace
 
@@ -74,6 +116,8 @@ DevicePlan build_device_plan(const Csr<double>& lower, const Partition& p, const
   d.edge_source.reserve(s.edges());
   d.edge_target.reserve(s.edges());
   d.edge_value.reserve(s.edges());
+  std::vector<ExternalEdge> external;
+  ExternalRows rows_of;
   for (index_t g = 0; g < p.parts; ++g) {
     const index_t base = p.part_ptr[g];
     d.largest = std::max(d.largest, p.part_ptr[g + 1] - base);
@@ -83,16 +127,16 @@ DevicePlan build_device_plan(const Csr<double>& lower, const Partition& p, const
       d.edge_value.push_back(value / d.diagonal[base + target]);
     };
     const index_t first_internal = s.slot_ptr[g] + s.external_slots[g];
-    std::vector<ExternalEdge> external;
+    external.clear();
     for (index_t e = s.edge_ptr[s.slot_ptr[g]]; e < s.edge_ptr[first_internal]; ++e)
       external.push_back({s.edge_target[e], user_row(p.vertices[s.edge_source[e]]), s.edge_value[e]});
-    const auto by_thread = external_rows(std::move(external), kTasslThreads);
-    const index_t rows = by_thread.empty() ? 0 : static_cast<index_t>(by_thread.front().size());
+    rows_of.deal(external, p.part_ptr[g + 1] - base, kTasslThreads);
+    const index_t rows = rows_of.lists() == 0 ? 0 : rows_of.length(0);
     d.external_slots[g] = rows;
     for (index_t r = 0; r < rows; ++r) {
-      for (const auto& mine : by_thread) {
-        if (static_cast<index_t>(mine.size()) <= r) break;  // loads descend
-        add_edge(mine[r].source, mine[r].target, mine[r].value);
+      for (std::size_t i = 0; i < rows_of.lists() && rows_of.length(i) > r; ++i) {  // lengths descend
+        const ExternalEdge& e = rows_of.edge(i, r);
+        add_edge(e.source, e.target, e.value);
       }
       d.edge_ptr.push_back(static_cast<index_t>(d.edge_source.size()));
     }
