@@ -370,6 +370,10 @@ int main(int argc, char** argv) {
   app.add_option("--drain-us", base.drain_microseconds,
                  "timesliced, controller: RunOptions::drain_microseconds (how long a worker block keeps claiming)")
       ->capture_default_str();
+  app.add_option("--blocks-per-sm", base.blocks_per_sm,
+                 "megakernel: RunOptions::blocks_per_sm (at most this many resident blocks per SM; 0: as many as fit)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   app.add_option("--json", json_path, "write the results as JSON");
   CLI11_PARSE(app, argc, argv);
   try {
