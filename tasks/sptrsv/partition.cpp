@@ -44,8 +44,8 @@ enum class Criterion { out_degree_descending, out_degree_ascending, index_ascend
 
 // Sorts by the criterion, ties by ascending index. The out-degree orders compare packed
 // 64-bit keys (the degree, inverted for descending, above the index): with a comparator
-// that looks both degrees up, the sorts were half of the whole analysis (callgrind on
-// nh2010, all n_max candidates).
+// that looked both degrees up, the sorts took the largest share of the analysis, and
+// the keys take 13% off all of it (callgrind, nh2010, all n_max candidates).
 void sort_by(std::vector<index_t>& v, Criterion c, const Children& ch, std::vector<std::uint64_t>& keys) {
   if (c == Criterion::index_ascending) {
     std::sort(v.begin(), v.end());
