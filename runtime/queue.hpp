@@ -60,6 +60,49 @@ APIARY_HD PushResult queue_publish(const QueueView& q, unsigned long long pos, c
   return PushResult::ok;
 }
 
+// What queue_publish_group did with its items.
+struct PublishCount {
+  unsigned published = 0;
+  bool overflow = false;
+};
+
+// Publishes n <= G items, item g = make(g) at position pos(g), for a producer with
+// several to publish (a fan-out): the same as n calls of queue_publish, in about two
+// memory round trips rather than two per item. The slots' sequence numbers are read
+// together (relaxed loads, then one acquire fence: each read that finds its slot free
+// synchronises with the consumer that freed it), the items written, and after one
+// release fence their sequence numbers stored. A slot not free yet goes through
+// queue_publish, which waits for it or reports the overflow.
+template <int G, class Pos, class Make>
+APIARY_HD PublishCount queue_publish_group(const QueueView& q, int n, Pos&& pos, Make&& make, const int* abort) {
+  using u64 = unsigned long long;
+  using Item = decltype(make(0));
+  const u64 mask = q.capacity - 1;
+  u64 seen[G];
+#pragma unroll
+  for (int g = 0; g < G; ++g)
+    seen[g] = g < n ? atomic_ref<u64>(q.seq[pos(g) & mask]).load(cuda::std::memory_order_relaxed) : 0;
+  cuda::atomic_thread_fence(cuda::std::memory_order_acquire, cuda::thread_scope_device);
+  PublishCount r;
+#pragma unroll
+  for (int g = 0; g < G; ++g)
+    if (g < n && seen[g] == pos(g)) static_cast<Item*>(q.items)[pos(g) & mask] = make(g);
+  cuda::atomic_thread_fence(cuda::std::memory_order_release, cuda::thread_scope_device);
+#pragma unroll
+  for (int g = 0; g < G; ++g) {
+    if (g >= n) continue;
+    if (seen[g] == pos(g)) {
+      atomic_ref<u64>(q.seq[pos(g) & mask]).store(pos(g) + 1, cuda::std::memory_order_relaxed);
+      ++r.published;
+    } else {
+      const PushResult one = queue_publish(q, pos(g), make(g), abort);
+      r.published += one == PushResult::ok ? 1u : 0u;
+      r.overflow = r.overflow || one == PushResult::overflow;
+    }
+  }
+  return r;
+}
+
 // After `count` items were published: makes them claimable and records the fill up to
 // position `end` (one past the last of them) for the statistics.
 APIARY_HD inline void queue_made_ready(const QueueView& q, unsigned count, unsigned long long end) {
@@ -106,10 +149,18 @@ APIARY_HD PushResult queue_push(const QueueView& q, const Item& item, const int*
 // for a producer that is mid-write. `eager` skips the load that keeps idle pollers off
 // the counter's RMW, for a consumer that saw more work left at its last claim (`*more`:
 // the queue still had items ready after this claim) and saves a memory round trip.
+// `seen_ready`, unless kReadyNotRead, is a relaxed read of `ready` that the caller made
+// already (together with other loads, to save the round trip); it stands for that load.
+inline constexpr long long kReadyNotRead = -(1ll << 62);
 APIARY_HD inline std::uint32_t queue_claim(const QueueView& q, std::uint32_t want, unsigned long long* first,
-                                           bool eager = false, bool* more = nullptr) {
+                                           bool eager = false, bool* more = nullptr,
+                                           long long seen_ready = kReadyNotRead) {
   atomic_ref<long long> ready(q.counters->ready);
-  if (!eager && ready.load(cuda::std::memory_order_relaxed) <= 0) return 0;  // cheap test before any RMW
+  if (!eager) {  // cheap test before any RMW
+    const long long seen =
+        seen_ready != kReadyNotRead ? seen_ready : ready.load(cuda::std::memory_order_relaxed);
+    if (seen <= 0) return 0;
+  }
   const long long had = ready.fetch_sub(want, cuda::std::memory_order_acquire);
   const long long got = had <= 0 ? 0 : (had < static_cast<long long>(want) ? had : want);
   if (more != nullptr) *more = had > static_cast<long long>(want);
