@@ -19,6 +19,7 @@
 #include "apps/options.hpp"
 #include "apps/matrix_source.hpp"
 #include "runtime/device.hpp"
+#include "runtime/trace.hpp"
 #include "sparse/reference.hpp"
 #include "tasks/jacobi/jacobi.hpp"
 
@@ -40,6 +41,7 @@ struct JacobiArgs {
   bool json = false;
   bool stats = false;
   bool check = false;
+  std::string trace;  // prefix of the Chrome traces, one per task variant and scheduler
 };
 
 std::vector<jacobi::Variant> variants_of(const std::string& s) {
@@ -73,6 +75,18 @@ double norm1(const std::vector<double>& v) {
 }
 
 std::string ratio_text(double r) { return std::isfinite(r) && r > 0 ? fmt::format("{:.2f}x", r) : "-"; }
+
+// One more solve with the runtime's trace on, written to PREFIX-<variant>-<scheduler>.json.
+// A solver of its own: tracing costs the kernel registers and time, so the timed runs
+// never trace.
+void write_trace(const JacobiArgs& args, const sparse::Csr<double>& a, const std::vector<double>& b,
+                 jacobi::JacobiOptions options, jacobi::Variant v, Scheduler s) {
+  options.run.trace = true;
+  const jacobi::JacobiRun run = jacobi::JacobiSolver(a, b, options).solve(v, s);
+  const std::string path = fmt::format("{}-{}-{}.json", args.trace, to_string(v), to_string(s));
+  write_chrome_trace(path, run.trace, run.queue_names, std::string(to_string(s)));
+  if (!args.json) fmt::print("trace      {} ({} tasks)\n", path, run.trace.size());
+}
 
 void run_jacobi(const JacobiArgs& args) {
   const auto variants = variants_of(args.variant);
@@ -130,6 +144,7 @@ void run_jacobi(const JacobiArgs& args) {
         if (rep > 0) times.push_back(r.run.milliseconds);
       }
       std::sort(times.begin(), times.end());
+      if (!args.trace.empty() && jacobi::uses_scheduler(v)) write_trace(args, m.a, b, options, v, s);
       r.median_ms = times[times.size() / 2];
       r.min_ms = times.front();
       r.max_ms = times.back();
@@ -271,6 +286,9 @@ void add_jacobi_command(CLI::App& app) {
                   "checkpoints: iterations between two checks of the change")
       ->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();
+  cmd->add_option("--trace", args->trace,
+                  "after timing a task variant, one more traced solve to PREFIX-<variant>-<scheduler>.json "
+                  "(Chrome trace; bench/plot_schedule.py draws it)");
   cmd->add_option("--rhs", args->rhs, "right-hand side: ones or random (uniform in [-1, 1), fixed seed)")
       ->capture_default_str();
   cmd->add_option("--reps", args->reps, "timed runs per variant (the median is reported)")

@@ -17,6 +17,9 @@
 #pragma once
 
 #include <cuda_runtime.h>
+#if defined(__CUDACC__)
+#include <cuda_pipeline.h>
+#endif
 
 #include <cstdint>
 
@@ -64,6 +67,32 @@ struct Scratch {
   int flag[4];
 };
 
+// The staged update of a chunk (update_rows_staged): every product a_ij x_j of the
+// chunk in shared memory, with the rows' pointers and own operands. A chunk of whole
+// rows fits when it has at most kTaskThreads rows and kStageEntries entries. kStageBatch
+// entries per thread are loaded at once (8 took the autonomous megakernel from 80 to 88
+// registers: 2 blocks of 256 threads per SM instead of 3).
+inline constexpr int kStageEntries = 4096;
+inline constexpr int kStageBatch = 4;
+struct Stage {
+  double prod[kStageEntries];  // in CSR order from the chunk's first entry
+  double b[kTaskThreads], inv[kTaskThreads], old[kTaskThreads];
+  index_t row_ptr[kTaskThreads + 1];  // the rows' pointers (and nz_end)
+};
+struct StagedScratch {
+  Scratch scratch;
+  Stage stage;
+};
+APIARY_HD inline bool fits_stage(const Chunk& c) {
+  return c.lanes > 0 && c.row_end - c.row_begin <= kTaskThreads && c.nz_end - c.nz_begin <= kStageEntries;
+}
+
+// How a chunk of whole rows is updated: `plain` (update_rows<1>), `interleaved` (several
+// passes at once where the chunk needs them, update_rows<4>), `staged` (through shared
+// memory where the chunk fits, else interleaved). All three add the same products in
+// the same order.
+enum class RowUpdate { plain, interleaved, staged };
+
 // Where x(k) and the per-chunk changes of iteration k live.
 APIARY_HD inline double* x_at(const DeviceData& d, int k) {
   return d.x + static_cast<std::size_t>(k % d.x_ring) * static_cast<std::size_t>(d.n);
@@ -90,6 +119,9 @@ __device__ double block_sum(double v, int rank, Scratch* s, Sync&& sync) {
   return total;
 }
 
+// Entries per lane whose loads update_rows<1> issues at once (below).
+inline constexpr int kGatherBatch = 4;
+
 // x(k+1) for the whole rows of chunk c, `lanes` threads per row (a power of two up to 32,
 // so a row's lanes sit in one warp); returns this thread's share of the change (only a
 // row's lane 0 has one). Every thread runs the same number of passes: the butterfly needs
@@ -113,6 +145,11 @@ __device__ double update_rows(const DeviceData& d, const Chunk& c, const double*
   for (int base = c.row_begin; base < c.row_end; base += Passes * groups) {
     double acc[Passes];
     int q[Passes], end[Passes];
+    // One pass: the row's own operands are loaded with its row pointers, not after its
+    // sum, so that they are not one more memory round trip on the path of a small
+    // chunk, whose task is latency-bound (several passes keep their registers for the
+    // accumulators instead).
+    double own_b = 0, own_inv = 0, own_old = 0;
 #pragma unroll
     for (int u = 0; u < Passes; ++u) {
       const int row = base + u * groups + group;
@@ -120,15 +157,42 @@ __device__ double update_rows(const DeviceData& d, const Chunk& c, const double*
       acc[u] = 0;
       q[u] = active ? __ldg(d.row_ptr + row) + lane : 0;
       end[u] = active ? __ldg(d.row_ptr + row + 1) : 0;
+      if (Passes == 1 && active && lane == 0) {
+        own_b = __ldg(d.b + row);
+        own_inv = __ldg(d.inv_diag + row);
+        own_old = xo[row];
+      }
     }
-    for (bool more = true; more;) {
-      more = false;
+    if constexpr (Passes == 1) {
+      // Each trip of a plain loop over the row would be a dependent pair of loads
+      // (column, then x) on the path of a latency-bound task. kGatherBatch entries per
+      // lane at once: their columns and values, then their x, then the additions in
+      // entry order; a row of up to kGatherBatch * lanes entries costs one pair.
+      for (int p = q[0]; p < end[0]; p += kGatherBatch * lanes) {
+        index_t cj[kGatherBatch];
+        double vj[kGatherBatch], xj[kGatherBatch];
 #pragma unroll
-      for (int u = 0; u < Passes; ++u) {
-        if (q[u] < end[u]) {
-          acc[u] = __dadd_rn(acc[u], __dmul_rn(__ldg(d.val + q[u]), xo[__ldg(d.col + q[u])]));
-          q[u] += lanes;
-          more = true;
+        for (int j = 0; j < kGatherBatch; ++j) {
+          const int e = p + j * lanes;
+          cj[j] = e < end[0] ? __ldg(d.col + e) : -1;
+          vj[j] = e < end[0] ? __ldg(d.val + e) : 0.0;
+        }
+#pragma unroll
+        for (int j = 0; j < kGatherBatch; ++j) xj[j] = cj[j] >= 0 ? xo[cj[j]] : 0.0;
+#pragma unroll
+        for (int j = 0; j < kGatherBatch; ++j)
+          if (cj[j] >= 0) acc[0] = __dadd_rn(acc[0], __dmul_rn(vj[j], xj[j]));
+      }
+    } else {
+      for (bool more = true; more;) {
+        more = false;
+#pragma unroll
+        for (int u = 0; u < Passes; ++u) {
+          if (q[u] < end[u]) {
+            acc[u] = __dadd_rn(acc[u], __dmul_rn(__ldg(d.val + q[u]), xo[__ldg(d.col + q[u])]));
+            q[u] += lanes;
+            more = true;
+          }
         }
       }
     }
@@ -139,11 +203,83 @@ __device__ double update_rows(const DeviceData& d, const Chunk& c, const double*
       double sum = acc[u];
       for (int off = lanes >> 1; off > 0; off >>= 1) sum = __dadd_rn(sum, __shfl_xor_sync(0xffffffffu, sum, off));
       if (row < c.row_end && lane == 0) {
-        const double x = __dmul_rn(__dsub_rn(__ldg(d.b + row), sum), __ldg(d.inv_diag + row));
+        if (Passes > 1) {
+          own_b = __ldg(d.b + row);
+          own_inv = __ldg(d.inv_diag + row);
+          own_old = xo[row];
+        }
+        const double x = __dmul_rn(__dsub_rn(own_b, sum), own_inv);
         xn[row] = x;
         if (history) history[row] = x;
-        my_change = __dadd_rn(my_change, fabs(__dsub_rn(x, xo[row])));
+        my_change = __dadd_rn(my_change, fabs(__dsub_rn(x, own_old)));
       }
+    }
+  }
+  return my_change;
+}
+
+// x(k+1) for the whole rows of chunk c (fits_stage(c)), the same arithmetic as
+// update_rows in fewer dependent round trips: the row pointers, the rows' own operands
+// and the first kStageBatch entries per thread are loaded at once (the entries are
+// [nz_begin, nz_end), contiguous, so consecutive threads load consecutive entries), then
+// the x they gather; every product goes to shared memory, and after one barrier each
+// row's `lanes` threads add its products in update_rows' order (lane l: entries
+// l, l + lanes, ...; then the butterfly) from there. update_rows goes row pointer, then
+// column, then x for every kGatherBatch * lanes entries of a row, per pass.
+template <class Sync>
+__device__ double update_rows_staged(const DeviceData& d, const Chunk& c, const double* __restrict__ xo,
+                                     double* __restrict__ xn, double* history, int rank, Stage* st, Sync&& sync) {
+  const int rows = c.row_end - c.row_begin;
+  const int e0 = c.nz_begin;
+  const int n = c.nz_end - e0;
+  // The rows' pointers and own operands go straight to shared memory (cp.async: no
+  // registers held across the gathers below, which keeps the megakernel at 3 blocks of
+  // 256 threads per SM). x(k) through L1 like the gathers: the task's acquire
+  // invalidated it.
+  if (rank < rows) {
+    const int row = c.row_begin + rank;
+    __pipeline_memcpy_async(&st->row_ptr[rank], d.row_ptr + row, sizeof(index_t));
+    __pipeline_memcpy_async(&st->b[rank], d.b + row, sizeof(double));
+    __pipeline_memcpy_async(&st->inv[rank], d.inv_diag + row, sizeof(double));
+    __pipeline_memcpy_async(&st->old[rank], xo + row, sizeof(double));
+  }
+  __pipeline_commit();
+  for (int base = 0; base < n; base += kStageBatch * kTaskThreads) {
+    index_t cj[kStageBatch];
+    double vj[kStageBatch], xj[kStageBatch];
+#pragma unroll
+    for (int j = 0; j < kStageBatch; ++j) {
+      const int e = base + j * kTaskThreads + rank;
+      cj[j] = e < n ? __ldg(d.col + e0 + e) : -1;
+      vj[j] = e < n ? __ldg(d.val + e0 + e) : 0.0;
+    }
+#pragma unroll
+    for (int j = 0; j < kStageBatch; ++j) xj[j] = cj[j] >= 0 ? xo[cj[j]] : 0.0;
+#pragma unroll
+    for (int j = 0; j < kStageBatch; ++j)
+      if (cj[j] >= 0) st->prod[base + j * kTaskThreads + rank] = __dmul_rn(vj[j], xj[j]);
+  }
+  if (rank == 0) st->row_ptr[rows] = e0 + n;
+  __pipeline_wait_prior(0);
+  sync();
+
+  const int lanes = c.lanes;
+  const int groups = kTaskThreads / lanes;
+  const int group = rank / lanes;
+  const int lane = rank % lanes;
+  double my_change = 0;
+  for (int r0 = 0; r0 < rows; r0 += groups) {  // the same trips for every thread: the butterfly needs all lanes
+    const int r = r0 + group;
+    double sum = 0;
+    if (r < rows)
+      for (int q = st->row_ptr[r] - e0 + lane; q < st->row_ptr[r + 1] - e0; q += lanes)
+        sum = __dadd_rn(sum, st->prod[q]);
+    for (int off = lanes >> 1; off > 0; off >>= 1) sum = __dadd_rn(sum, __shfl_xor_sync(0xffffffffu, sum, off));
+    if (r < rows && lane == 0) {
+      const double x = __dmul_rn(__dsub_rn(st->b[r], sum), st->inv[r]);
+      xn[c.row_begin + r] = x;
+      if (history) history[c.row_begin + r] = x;
+      my_change = __dadd_rn(my_change, fabs(__dsub_rn(x, st->old[r])));
     }
   }
   return my_change;
@@ -154,11 +290,12 @@ __device__ double update_rows(const DeviceData& d, const Chunk& c, const double*
 // barrier over exactly those threads. On return, rank 0 has written the partial, and
 // every thread its x values (call sync before handing them over). Returns, in rank 0,
 // whether the chunk's rows are complete: always for whole rows, and for a piece when it
-// was the last of its row and so wrote x_i. Interleave: the task programs' choice of
-// update_rows (several passes at once where the chunk needs them).
-template <bool Interleave, class Sync>
-__device__ bool update_chunk(const DeviceData& d, int t, int k, int rank, Scratch* s, Sync&& sync) {
-  const Chunk c = d.chunks[t];
+// was the last of its row and so wrote x_i. M: how whole rows are updated (RowUpdate;
+// `stage` is used by `staged` only). `c` is d.chunks[t], loaded by the caller (the
+// autonomous row task loads it together with the stop flag); the overload below loads it.
+template <RowUpdate M, class Sync>
+__device__ bool update_chunk(const DeviceData& d, const Chunk& c, int t, int k, int rank, Scratch* s, Stage* stage,
+                             Sync&& sync) {
   const double* __restrict__ xo = x_at(d, k);
   double* __restrict__ xn = x_at(d, k + 1);
   double* partial = partial_at(d, k);
@@ -201,10 +338,11 @@ __device__ bool update_chunk(const DeviceData& d, int t, int k, int rank, Scratc
     return true;
   }
 
-  // Whole rows. The task programs interleave passes when the chunk needs several; the
-  // kernel baselines do not (see update_rows).
+  // Whole rows.
   double my_change;
-  if constexpr (Interleave) {
+  if (M == RowUpdate::staged && fits_stage(c)) {
+    my_change = update_rows_staged(d, c, xo, xn, history, rank, stage, sync);
+  } else if (M != RowUpdate::plain) {
     my_change = c.row_end - c.row_begin > kTaskThreads / c.lanes ? update_rows<4>(d, c, xo, xn, history, rank)
                                                                  : update_rows<1>(d, c, xo, xn, history, rank);
   } else {
@@ -213,6 +351,12 @@ __device__ bool update_chunk(const DeviceData& d, int t, int k, int rank, Scratc
   const double change = block_sum(my_change, rank, s, sync);
   if (rank == 0) partial[t] = change;
   return true;
+}
+
+template <RowUpdate M, class Sync>
+__device__ bool update_chunk(const DeviceData& d, int t, int k, int rank, Scratch* s, Stage* stage, Sync&& sync) {
+  const Chunk c = d.chunks[t];
+  return update_chunk<M>(d, c, t, k, rank, s, stage, sync);
 }
 
 // ||x(k+1) - x(k)||_1 from the per-chunk partials of iteration k (valid in rank 0).

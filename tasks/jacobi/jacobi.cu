@@ -175,6 +175,8 @@ JacobiRun JacobiSolver::solve(Variant variant, Scheduler scheduler) {
   run.last_change = state.last_change;
   run.milliseconds = r.milliseconds;
   run.stats = std::move(r.stats);
+  run.trace = std::move(r.trace);
+  run.queue_names = std::move(r.queue_names);
   run.x.resize(n);
   const double* last = ws.x.data() + static_cast<std::size_t>(run.iterations % ws.data.x_ring) * n;
   APIARY_CUDA_CHECK(cudaMemcpy(run.x.data(), last, n * sizeof(double), cudaMemcpyDeviceToHost));

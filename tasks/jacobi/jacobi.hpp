@@ -34,11 +34,13 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "runtime/run_options.hpp"
 #include "runtime/scheduler.hpp"
+#include "runtime/state.hpp"
 #include "runtime/stats.hpp"
 #include "sparse/formats.hpp"
 #include "tasks/jacobi/partition.hpp"
@@ -82,6 +84,10 @@ struct JacobiRun {
   double milliseconds = 0;                   // GPU time of the iteration (CUDA events), host round trips
                                              // included for `kernels`; not the preparation or uploads
   std::optional<RunStats> stats;             // the runtime's statistics, for task variants
+  // Task variants with options.run.trace: one record per task; queue_names index
+  // TraceRecord::queue. Write them with apiary::write_chrome_trace (runtime/trace.hpp).
+  std::vector<TraceRecord> trace;
+  std::vector<std::string> queue_names;
 };
 
 class JacobiSolver {

@@ -27,11 +27,18 @@ __global__ void fill_kernel(double* x, int n, double value) {
 __device__ inline void block_sync() { cta_barrier(); }
 
 // One block per chunk. The iteration comes from `iteration` when it is not null (the
-// graph's body cannot change kernel arguments between rounds).
-__global__ void __launch_bounds__(kTaskThreads) update_kernel(DeviceData d, int k, const int* iteration) {
+// graph's body cannot change kernel arguments between rounds). At most 40 registers, so
+// that 6 blocks of 256 threads fit an SM: the batched gathers of update_rows need 44
+// unbounded (5 blocks); bounded, ptxas spills 4 bytes.
+__global__ void __launch_bounds__(kTaskThreads, 6) update_kernel(DeviceData d, int k, const int* iteration) {
+  // The plain update, not the task programs' staged one: staged (40 KB of shared memory,
+  // 5 blocks per SM instead of 6), this kernel took 142.6 instead of 108.9 us per
+  // iteration at 10^7 non-zeros, budget 4096, and the same within 5% at 10^4..10^6
+  // (H200, session 16).
   __shared__ Scratch scratch;
   if (iteration != nullptr) k = *iteration;
-  update_chunk<false>(d, static_cast<int>(blockIdx.x), k, static_cast<int>(threadIdx.x), &scratch, block_sync);
+  update_chunk<RowUpdate::plain>(d, static_cast<int>(blockIdx.x), k, static_cast<int>(threadIdx.x), &scratch, nullptr,
+                                 block_sync);
 }
 
 // One block: the change of iteration k and the decision. In the graph it also advances

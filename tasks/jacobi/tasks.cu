@@ -64,11 +64,14 @@ template <Variant V>
 struct Check;
 struct Checkpoint;
 
+// How the row tasks update a chunk of whole rows (device.cuh: RowUpdate).
+inline constexpr RowUpdate kRows = RowUpdate::staged;
+
 template <Variant V>
 struct JacobiRows {
   using Item = RowItem;
   static constexpr int threads = kTaskThreads;
-  static constexpr int shared_bytes = sizeof(Scratch);
+  static constexpr int shared_bytes = sizeof(StagedScratch);
   static constexpr const char* name = "JacobiRows";
 
   // The body stays out of line: inlined into the megakernel it raises the kernel to its
@@ -84,20 +87,22 @@ struct JacobiRows {
     const TaskEnv& e = ctx.env();
     const DeviceData& d = e.d;
     const int rank = ctx.rank();
-    auto* s = ctx.template shared_as<Scratch>();
+    auto* staged = ctx.template shared_as<StagedScratch>();
+    Scratch* s = &staged->scratch;
+    Stage* stage = &staged->stage;
     auto sync = [&] { ctx.sync(); };
     const int t = item.chunk;
     int k = item.iteration;
 
     if constexpr (V == Variant::stages_phases) {
-      update_chunk<true>(d, t, k, rank, s, sync);
+      update_chunk<kRows>(d, t, k, rank, s, stage, sync);
       // The phase switch orders this iteration's writes before the check runs.
       if (rank == 0 && t == 0) ctx.template enqueue<Check<V>>(k);
     } else if constexpr (V == Variant::stages_deps) {
       // After the decision to stop, the check still releases the row tasks it holds
       // back (tasks must not be left waiting); they end here.
       if (k > 0 && stop_requested(d, rank, s, sync)) return;
-      update_chunk<true>(d, t, k, rank, s, sync);
+      update_chunk<kRows>(d, t, k, rank, s, stage, sync);
       ctx.sync();  // every x(k+1) of this chunk is written before rank 0 resolves
       if (rank == 0) {
         if (k + 1 < d.max_iterations) ctx.template enqueue_after<JacobiRows<V>>(e.row_deps[t], 1, RowItem{t, k + 1});
@@ -105,7 +110,7 @@ struct JacobiRows {
         ctx.resolve(*e.check_dep);
       }
     } else if constexpr (V == Variant::checkpoints) {
-      const bool done = update_chunk<true>(d, t, k, rank, s, sync);  // rank 0: this task completed its unit
+      const bool done = update_chunk<kRows>(d, t, k, rank, s, stage, sync);  // rank 0: this task completed its unit
       if (rank == 0) s->flag[3] = done ? 1 : 0;
       ctx.sync();  // every x(k+1) of this chunk is written before any resolve; flag[3] is seen
       const bool window_end = (k + 1) % e.interval == 0 || k + 1 >= d.max_iterations;
@@ -127,9 +132,18 @@ struct JacobiRows {
     } else {
       static_assert(V == Variant::autonomous);
       // A row task of the iteration after the stop runs ahead of the decision; skip it
-      // once the flag is up (it would compute an unused iterate otherwise: harmless).
-      if (k > 0 && stop_requested(d, rank, s, sync)) return;
-      update_chunk<true>(d, t, k, rank, s, sync);
+      // once the flag is up (it would compute an unused iterate otherwise: harmless, and
+      // its arrival can never complete the iteration, which the decider of k - 1 did not
+      // join). Nothing is read on the flag's strength, so a relaxed load will do, and it
+      // goes out with the chunk's load: one round trip at the start of the task, not two
+      // one after the other (an acquire would hold the chunk's load back).
+      const Chunk c = d.chunks[t];
+      if (k > 0) {
+        if (rank == 0) s->flag[2] = atomic_ref<int>(d.state->stop).load(cuda::std::memory_order_relaxed);
+        ctx.sync();
+        if (s->flag[2] != 0) return;
+      }
+      update_chunk<kRows>(d, c, t, k, rank, s, stage, sync);
       ctx.sync();  // every x(k+1) of this chunk is written before rank 0 arrives
       for (;;) {
         // Arrive for iteration k: chunk_count row tasks, plus the decider of k - 1.
@@ -254,7 +268,8 @@ class TaskRunner final : public VariantRunner {
   TaskRunner(Workspace& ws, const JacobiProblem& p, const Partition& part, const JacobiOptions& o)
       : ws_(ws),
         graph_(V == Variant::checkpoints ? DeviceChunkGraph(chunk_graph(p, part)) : DeviceChunkGraph()),
-        rt_(sized(o.run, ws), env_of(ws, graph_, o)) {
+        rt_(sized(o.run, ws), env_of(ws, graph_, o)),
+        trace_(o.run.trace) {
     const auto chunks = static_cast<std::uint32_t>(ws.data.chunk_count);
     // At most one iteration's row tasks of a chunk are queued at once (autonomous: the
     // speculative one, released after the previous one has run); twice that is a margin.
@@ -271,6 +286,11 @@ class TaskRunner final : public VariantRunner {
     RunnerResult r;
     r.stats = rt_.run(scheduler, stream);
     r.milliseconds = r.stats->milliseconds;
+    if (trace_) {
+      r.trace = rt_.trace();
+      const auto names = P::type_names();
+      r.queue_names.assign(names.begin(), names.end());
+    }
     return r;
   }
 
@@ -301,6 +321,7 @@ class TaskRunner final : public VariantRunner {
   Workspace& ws_;
   DeviceChunkGraph graph_;
   Runtime<P, TaskEnv> rt_;
+  bool trace_;
   std::vector<RowItem> seeds_;
 };
 

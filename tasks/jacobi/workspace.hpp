@@ -39,6 +39,8 @@ struct Workspace {
 struct RunnerResult {
   double milliseconds = 0;
   std::optional<RunStats> stats;
+  std::vector<TraceRecord> trace;  // task variants with RunOptions::trace
+  std::vector<std::string> queue_names;
 };
 
 // One variant bound to a workspace; owns what it needs across solves (an instantiated

@@ -155,6 +155,32 @@ TEST_P(Jacobi, RowsLongerThanTheBudgetAreSplitAndCombined) {
   EXPECT_TRUE(run.converged);
 }
 
+// The task programs update a chunk through shared memory when it has at most 256 rows
+// and 4096 entries (device.cuh: fits_stage), otherwise directly; the kernels always
+// directly. Partitions with chunks of each kind (many short rows, more rows than a
+// stage, more entries than a stage), every iterate bit for bit against the host model.
+TEST_P(Jacobi, ChunksInsideAndOutsideTheSharedStageAgree) {
+  const index_t side = scaled(60, 24);
+  const Csr<double> grid = sparse::poisson2d<double>(side, side);
+  const Csr<double> wide = sparse::random_diagonally_dominant<double>(scaled(6000, 600), 11, 27, 5);
+  struct Case {
+    const Csr<double>* a;
+    int nnz_budget, row_budget;
+  };
+  for (const Case& c : {Case{&grid, 4096, 256}, Case{&grid, 8192, 1000}, Case{&wide, 8192, 1000},
+                        Case{&wide, 512, 256}}) {
+    JacobiOptions o;
+    o.tolerance = 0;
+    o.max_iterations = 25;
+    o.keep_history = true;
+    o.partition.nnz_budget = c.nnz_budget;
+    o.partition.row_budget = c.row_budget;
+    SCOPED_TRACE(::testing::Message() << c.a->rows << " rows, budgets " << c.nnz_budget << " / " << c.row_budget);
+    const JacobiRun run = check(*c.a, make_rhs(Rhs::random, c.a->rows), o);
+    EXPECT_EQ(run.iterations, 25);
+  }
+}
+
 TEST_P(Jacobi, TinyBudgetsSplitNearlyEveryRow) {
   const Csr<double> a = sparse::random_diagonally_dominant<double>(scaled(2000, 300), 1, 30, 4);
   JacobiOptions o;
