@@ -11,6 +11,12 @@
 //
 // Every budget is a partition of its own: the baselines run on it too, and the ratios
 // compare variants on the same partition.
+//
+// Per matrix, one reference line: a cusparseSpMV of A (y = A x, the same matrix entries
+// and one gather of x each, fewer vector bytes than an iteration) against the same
+// bound. It says how much of the bound a tuned library reaches on that sparsity pattern
+// (random columns gather x in 32-byte sectors of the L2). `--spec` adds matrices by
+// generator spec (sparse/generators.hpp), e.g. poisson3d:150 for columns with locality.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -19,6 +25,7 @@
 #include <vector>
 
 #include <cuda_runtime_api.h>
+#include <cusparse.h>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -30,6 +37,7 @@
 #include "runtime/event_timer.hpp"
 #include "sparse/generators.hpp"
 #include "tasks/jacobi/jacobi.hpp"
+#include "tasks/sptrsv/cusparse_check.hpp"
 
 namespace {
 
@@ -52,6 +60,54 @@ double copy_bandwidth() {
     best = std::max(best, 2.0 * static_cast<double>(bytes) / s);
   }
   return best;
+}
+
+// Time of one cusparseSpMV y = A x (the default algorithm): the median over `reps` timings
+// of 20 calls each, after one untimed call.
+double cusparse_spmv_ms(const sparse::Csr<double>& a, int reps) {
+  DeviceBuffer<sparse::index_t> row_ptr(std::span<const sparse::index_t>(a.row_ptr));
+  DeviceBuffer<sparse::index_t> col(std::span<const sparse::index_t>(a.col));
+  DeviceBuffer<double> val(std::span<const double>(a.val));
+  DeviceBuffer<double> x(std::vector<double>(static_cast<std::size_t>(a.cols), 1.0));
+  DeviceBuffer<double> y(static_cast<std::size_t>(a.rows));
+  struct Handles {
+    cusparseHandle_t handle = nullptr;
+    cusparseSpMatDescr_t mat = nullptr;
+    cusparseDnVecDescr_t x = nullptr, y = nullptr;
+    ~Handles() {
+      if (y != nullptr) cusparseDestroyDnVec(y);
+      if (x != nullptr) cusparseDestroyDnVec(x);
+      if (mat != nullptr) cusparseDestroySpMat(mat);
+      if (handle != nullptr) cusparseDestroy(handle);
+    }
+  } h;
+  APIARY_CUSPARSE_CHECK(cusparseCreate(&h.handle));
+  APIARY_CUSPARSE_CHECK(cusparseCreateCsr(&h.mat, a.rows, a.cols, static_cast<std::int64_t>(a.nnz()), row_ptr.data(),
+                                          col.data(), val.data(), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                          CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
+  APIARY_CUSPARSE_CHECK(cusparseCreateDnVec(&h.x, a.cols, x.data(), CUDA_R_64F));
+  APIARY_CUSPARSE_CHECK(cusparseCreateDnVec(&h.y, a.rows, y.data(), CUDA_R_64F));
+  const double one = 1, zero = 0;
+  std::size_t bytes = 0;
+  APIARY_CUSPARSE_CHECK(cusparseSpMV_bufferSize(h.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, h.mat, h.x, &zero,
+                                                h.y, CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, &bytes));
+  DeviceBuffer<unsigned char> work(std::max<std::size_t>(bytes, 1));
+  auto spmv = [&] {
+    APIARY_CUSPARSE_CHECK(cusparseSpMV(h.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, h.mat, h.x, &zero, h.y,
+                                       CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, work.data()));
+  };
+  spmv();
+  constexpr int calls = 20;
+  EventTimer timer;
+  std::vector<double> times;
+  for (int rep = 0; rep < reps; ++rep) {
+    timer.start();
+    for (int i = 0; i < calls; ++i) spmv();
+    timer.stop();
+    times.push_back(timer.elapsed_ms() / calls);
+  }
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
 }
 
 struct Row {
@@ -82,7 +138,11 @@ int main(int argc, char** argv) {
   std::vector<std::string> variant_names;
   int blocks_per_sm = 0;
   std::string json_path;
+  std::vector<std::string> extra_specs;
   app.add_option("--nnz", nnz_targets, "approximate non-zeros of each matrix (dd:N:11:27)")->delimiter(',');
+  app.add_option("--spec", extra_specs,
+                 "further matrices by generator spec, e.g. poisson3d:150 (alone unless --nnz is given too)")
+      ->delimiter(',');
   app.add_option("--iterations", iterations, "iterations per solve (tolerance 0)")->check(CLI::PositiveNumber);
   app.add_option("--reps", reps, "timed solves per variant (median)")->check(CLI::PositiveNumber);
   app.add_option("--schedulers", scheduler_text, "megakernel, timesliced, controller or all");
@@ -96,6 +156,12 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   app.add_option("--json", json_path, "also write the rows as JSON");
   CLI11_PARSE(app, argc, argv);
+  if (!extra_specs.empty() && app.count("--nnz") == 0) nnz_targets.clear();
+  std::vector<std::string> specs;
+  // 19 entries per row on average (11..27).
+  for (double target : nnz_targets)
+    specs.push_back(fmt::format("dd:{}:11:27", static_cast<sparse::index_t>(std::max(100.0, std::round(target / 19.0)))));
+  specs.insert(specs.end(), extra_specs.begin(), extra_specs.end());
 
   try {
     if (const auto reason = no_device_reason()) {
@@ -125,12 +191,22 @@ int main(int argc, char** argv) {
                "tasks", "variant", "scheduler", "us/iter", "GB/s", "vs kernels", "vs graph", "of bound");
 
     std::vector<Row> rows;
-    for (double target : nnz_targets) {
-      // 19 entries per row on average (11..27).
-      const auto n = static_cast<sparse::index_t>(std::max(100.0, std::round(target / 19.0)));
-      const std::string spec = fmt::format("dd:{}:11:27", n);
+    nlohmann::json references = nlohmann::json::array();
+    for (const std::string& spec : specs) {
       const sparse::Csr<double> a = sparse::generate<double>(spec);
       const std::vector<double> b = jacobi::make_rhs(jacobi::Rhs::random, a.rows);
+      {
+        const double bytes = jacobi::bytes_per_iteration(jacobi::split_diagonal(a));
+        const double spmv_ms = cusparse_spmv_ms(a, std::max(reps, 3));
+        const double bound_ms = bytes / bandwidth * 1e3;
+        fmt::print("{:<22} {:>10} reference: one cusparseSpMV of A {:.2f} us, {:.0f}% of this bound ({:.2f} us)\n",
+                   spec, a.nnz(), spmv_ms * 1e3, 100 * bound_ms / spmv_ms, bound_ms * 1e3);
+        references.push_back({{"matrix", spec},
+                              {"nnz", a.nnz()},
+                              {"cusparse_spmv_ms", spmv_ms},
+                              {"bound_ms", bound_ms},
+                              {"spmv_fraction_of_bound", bound_ms / spmv_ms}});
+      }
       for (int budget : budgets) {
         jacobi::JacobiOptions o;
         o.tolerance = 0;
@@ -185,7 +261,8 @@ int main(int argc, char** argv) {
     }
     fmt::print(
         "\nvs kernels / vs graph: the baseline's time per iteration over this one's (above 1: faster); "
-        "of bound: the copy-bandwidth time of the bytes an iteration must move over the measured time\n");
+        "of bound: the copy-bandwidth time of the bytes an iteration must move over the measured time; "
+        "reference: a cusparseSpMV of A on the same GPU against the same bound\n");
 
     if (!json_path.empty()) {
       nlohmann::json out = nlohmann::json::array();
@@ -204,7 +281,13 @@ int main(int argc, char** argv) {
                        {"vs_graph", r.vs_graph},
                        {"fraction_of_bound", r.of_bound}});
       std::ofstream(json_path)
-          << nlohmann::json{{"copy_bandwidth", bandwidth}, {"iterations", iterations}, {"blocks_per_sm", blocks_per_sm}, {"rows", out}}.dump(2) << '\n';
+          << nlohmann::json{{"copy_bandwidth", bandwidth},
+                            {"iterations", iterations},
+                            {"blocks_per_sm", blocks_per_sm},
+                            {"rows", out},
+                            {"references", references}}
+                 .dump(2)
+          << '\n';
     }
   } catch (const std::exception& e) {
     fmt::print(stderr, "bench_jacobi: {}\n", e.what());
