@@ -77,13 +77,19 @@ template <int G, class Pos, class Make>
 APIARY_HD PublishCount queue_publish_group(const QueueView& q, int n, Pos&& pos, Make&& make, const int* abort) {
   using u64 = unsigned long long;
   using Item = decltype(make(0));
+  PublishCount r;
+  if (n == 1) {  // one item: an acquire load and a release store, not two fences
+    const PushResult one = queue_publish(q, pos(0), make(0), abort);
+    r.published = one == PushResult::ok ? 1u : 0u;
+    r.overflow = one == PushResult::overflow;
+    return r;
+  }
   const u64 mask = q.capacity - 1;
   u64 seen[G];
 #pragma unroll
   for (int g = 0; g < G; ++g)
     seen[g] = g < n ? atomic_ref<u64>(q.seq[pos(g) & mask]).load(cuda::std::memory_order_relaxed) : 0;
   cuda::atomic_thread_fence(cuda::std::memory_order_acquire, cuda::thread_scope_device);
-  PublishCount r;
 #pragma unroll
   for (int g = 0; g < G; ++g)
     if (g < n && seen[g] == pos(g)) static_cast<Item*>(q.items)[pos(g) & mask] = make(g);
