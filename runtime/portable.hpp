@@ -12,6 +12,14 @@
 #define APIARY_DEVICE
 #endif
 
+// `#pragma unroll` in code that both compilers see: g++ warns about the pragma it does
+// not know.
+#if defined(__CUDACC__)
+#define APIARY_UNROLL _Pragma("unroll")
+#else
+#define APIARY_UNROLL
+#endif
+
 namespace apiary {
 
 // Device-scope atomic view of plain memory (libcu++): the runtime's counters live in

@@ -86,15 +86,15 @@ APIARY_HD PublishCount queue_publish_group(const QueueView& q, int n, Pos&& pos,
   }
   const u64 mask = q.capacity - 1;
   u64 seen[G];
-#pragma unroll
+APIARY_UNROLL
   for (int g = 0; g < G; ++g)
     seen[g] = g < n ? atomic_ref<u64>(q.seq[pos(g) & mask]).load(cuda::std::memory_order_relaxed) : 0;
   cuda::atomic_thread_fence(cuda::std::memory_order_acquire, cuda::thread_scope_device);
-#pragma unroll
+APIARY_UNROLL
   for (int g = 0; g < G; ++g)
     if (g < n && seen[g] == pos(g)) static_cast<Item*>(q.items)[pos(g) & mask] = make(g);
   cuda::atomic_thread_fence(cuda::std::memory_order_release, cuda::thread_scope_device);
-#pragma unroll
+APIARY_UNROLL
   for (int g = 0; g < G; ++g) {
     if (g >= n) continue;
     if (seen[g] == pos(g)) {
