@@ -12,9 +12,9 @@
 #define APIARY_DEVICE
 #endif
 
-// `#pragma unroll` in code that both compilers see: g++ warns about the pragma it does
-// not know.
-#if defined(__CUDACC__)
+// `#pragma unroll` in code that both compilers see: g++ (also nvcc's host pass) warns
+// about the pragma it does not know; only the device pass gets it.
+#if defined(__CUDA_ARCH__)
 #define APIARY_UNROLL _Pragma("unroll")
 #else
 #define APIARY_UNROLL

@@ -284,6 +284,36 @@ TEST_P(Jacobi, RepeatedSolvesAndOtherVariantsGiveTheSameBits) {
   }
 }
 
+// With the runtime's trace on (apiary jacobi --trace), a task variant returns one record
+// per task it ran, named by its queue, with the same answer; the baselines return none.
+TEST_P(Jacobi, TracedSolveRecordsEveryTask) {
+  const Csr<double> a = sparse::random_diagonally_dominant<double>(scaled(2000, 300), 11, 27, 8);
+  JacobiOptions o;
+  o.tolerance = 0;
+  o.max_iterations = 12;
+  o.run.trace = true;
+  JacobiSolver solver(a, make_rhs(Rhs::random, a.rows), o);
+  const JacobiRun run = solve(solver);
+  EXPECT_EQ(run.iterations, 12);
+  if (!run.stats) {
+    EXPECT_TRUE(run.trace.empty());
+    return;
+  }
+  std::uint64_t executed = 0;
+  for (const auto& t : run.stats->types) executed += t.executed;
+  EXPECT_EQ(run.trace.size(), executed);
+  ASSERT_FALSE(run.queue_names.empty());
+  EXPECT_EQ(run.queue_names[0], "JacobiRows");
+  for (const TraceRecord& r : run.trace) {
+    ASSERT_LT(r.queue, run.queue_names.size());
+    EXPECT_LE(r.start_ns, r.end_ns);
+  }
+  JacobiOptions plain = o;
+  plain.run.trace = false;
+  JacobiSolver untraced(a, make_rhs(Rhs::random, a.rows), plain);
+  EXPECT_TRUE(solve(untraced).x == run.x);
+}
+
 TEST_P(Jacobi, CheckpointIntervalsAndRingSizes) {
   // The interval sets the checkpoints variant's window and, for every variant, how many
   // versions of x the device keeps: the iterates must not depend on either.
