@@ -4,6 +4,8 @@
 
 #include <cuda/atomic>
 
+#include <cstddef>
+
 #if defined(__CUDACC__)
 #define APIARY_HD __host__ __device__
 #define APIARY_DEVICE __device__
@@ -21,6 +23,10 @@
 #endif
 
 namespace apiary {
+
+// `bytes` rounded up to a multiple of 16 (the alignment of staged items and task shared
+// memory).
+constexpr std::size_t align16(std::size_t bytes) { return (bytes + 15) / 16 * 16; }
 
 // Device-scope atomic view of plain memory (libcu++): the runtime's counters live in
 // ordinary device allocations and are accessed atomically only where it matters.

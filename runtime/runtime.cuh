@@ -340,8 +340,6 @@ class Runtime {
     capacity_[q] = capacity;
   }
 
-  static std::size_t align16(std::size_t bytes) { return (bytes + 15) / 16 * 16; }
-
   std::uint32_t seeded_count(std::size_t q) const {
     std::uint32_t n = 0;
     dispatch_queue<P>(q, [&]<std::size_t Q>() {

@@ -9,7 +9,7 @@
 
 namespace apiary::sched {
 
-constexpr std::size_t align16(std::size_t bytes) { return (bytes + 15) / 16 * 16; }
+using apiary::align16;
 
 // Tasks of worker size `threads` that a block of `block_threads` threads runs at once:
 // the block splits into groups of `threads`; a multi-warp task needs a named barrier of
