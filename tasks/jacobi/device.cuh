@@ -69,11 +69,10 @@ struct Scratch {
 
 // The staged update of a chunk (update_rows_staged): every product a_ij x_j of the
 // chunk in shared memory, with the rows' pointers and own operands. A chunk of whole
-// rows fits when it has at most kTaskThreads rows and kStageEntries entries. kStageBatch
-// entries per thread are loaded at once (8 took the autonomous megakernel from 80 to 88
+// rows fits when it has at most kTaskThreads rows and kStageEntries entries. Its threads
+// load kGatherBatch entries each at once (8 took the autonomous megakernel from 80 to 88
 // registers: 2 blocks of 256 threads per SM instead of 3).
 inline constexpr int kStageEntries = 4096;
-inline constexpr int kStageBatch = 4;
 struct Stage {
   double prod[kStageEntries];  // in CSR order from the chunk's first entry
   double b[kTaskThreads], inv[kTaskThreads], old[kTaskThreads];
@@ -119,8 +118,23 @@ __device__ double block_sum(double v, int rank, Scratch* s, Sync&& sync) {
   return total;
 }
 
-// Entries per lane whose loads update_rows<1> issues at once (below).
+// The values a_e and the x(col e) of the kGatherBatch entries e = first + j * stride,
+// j = 0, 1, ... (0 for those at or past `end`, which the caller skips): every column and
+// value is loaded, then every x, so that the batch costs one dependent pair of loads
+// rather than one per entry. update_rows<1> and update_rows_staged use it.
 inline constexpr int kGatherBatch = 4;
+__device__ inline void gather_batch(const DeviceData& d, const double* __restrict__ xo, int first, int stride, int end,
+                                    double (&val)[kGatherBatch], double (&x)[kGatherBatch]) {
+  index_t cj[kGatherBatch];
+#pragma unroll
+  for (int j = 0; j < kGatherBatch; ++j) {
+    const int e = first + j * stride;
+    cj[j] = e < end ? __ldg(d.col + e) : -1;
+    val[j] = e < end ? __ldg(d.val + e) : 0.0;
+  }
+#pragma unroll
+  for (int j = 0; j < kGatherBatch; ++j) x[j] = cj[j] >= 0 ? xo[cj[j]] : 0.0;
+}
 
 // x(k+1) for the whole rows of chunk c, `lanes` threads per row (a power of two up to 32,
 // so a row's lanes sit in one warp); returns this thread's share of the change (only a
@@ -169,19 +183,11 @@ __device__ double update_rows(const DeviceData& d, const Chunk& c, const double*
       // lane at once: their columns and values, then their x, then the additions in
       // entry order; a row of up to kGatherBatch * lanes entries costs one pair.
       for (int p = q[0]; p < end[0]; p += kGatherBatch * lanes) {
-        index_t cj[kGatherBatch];
         double vj[kGatherBatch], xj[kGatherBatch];
-#pragma unroll
-        for (int j = 0; j < kGatherBatch; ++j) {
-          const int e = p + j * lanes;
-          cj[j] = e < end[0] ? __ldg(d.col + e) : -1;
-          vj[j] = e < end[0] ? __ldg(d.val + e) : 0.0;
-        }
-#pragma unroll
-        for (int j = 0; j < kGatherBatch; ++j) xj[j] = cj[j] >= 0 ? xo[cj[j]] : 0.0;
+        gather_batch(d, xo, p, lanes, end[0], vj, xj);
 #pragma unroll
         for (int j = 0; j < kGatherBatch; ++j)
-          if (cj[j] >= 0) acc[0] = __dadd_rn(acc[0], __dmul_rn(vj[j], xj[j]));
+          if (p + j * lanes < end[0]) acc[0] = __dadd_rn(acc[0], __dmul_rn(vj[j], xj[j]));
       }
     } else {
       for (bool more = true; more;) {
@@ -220,7 +226,7 @@ __device__ double update_rows(const DeviceData& d, const Chunk& c, const double*
 
 // x(k+1) for the whole rows of chunk c (fits_stage(c)), the same arithmetic as
 // update_rows in fewer dependent round trips: the row pointers, the rows' own operands
-// and the first kStageBatch entries per thread are loaded at once (the entries are
+// and the first kGatherBatch entries per thread are loaded at once (the entries are
 // [nz_begin, nz_end), contiguous, so consecutive threads load consecutive entries), then
 // the x they gather; every product goes to shared memory, and after one barrier each
 // row's `lanes` threads add its products in update_rows' order (lane l: entries
@@ -244,20 +250,14 @@ __device__ double update_rows_staged(const DeviceData& d, const Chunk& c, const 
     __pipeline_memcpy_async(&st->old[rank], xo + row, sizeof(double));
   }
   __pipeline_commit();
-  for (int base = 0; base < n; base += kStageBatch * kTaskThreads) {
-    index_t cj[kStageBatch];
-    double vj[kStageBatch], xj[kStageBatch];
+  for (int base = 0; base < n; base += kGatherBatch * kTaskThreads) {
+    double vj[kGatherBatch], xj[kGatherBatch];
+    gather_batch(d, xo, e0 + base + rank, kTaskThreads, e0 + n, vj, xj);
 #pragma unroll
-    for (int j = 0; j < kStageBatch; ++j) {
+    for (int j = 0; j < kGatherBatch; ++j) {
       const int e = base + j * kTaskThreads + rank;
-      cj[j] = e < n ? __ldg(d.col + e0 + e) : -1;
-      vj[j] = e < n ? __ldg(d.val + e0 + e) : 0.0;
+      if (e < n) st->prod[e] = __dmul_rn(vj[j], xj[j]);
     }
-#pragma unroll
-    for (int j = 0; j < kStageBatch; ++j) xj[j] = cj[j] >= 0 ? xo[cj[j]] : 0.0;
-#pragma unroll
-    for (int j = 0; j < kStageBatch; ++j)
-      if (cj[j] >= 0) st->prod[base + j * kTaskThreads + rank] = __dmul_rn(vj[j], xj[j]);
   }
   if (rank == 0) st->row_ptr[rows] = e0 + n;
   __pipeline_wait_prior(0);
