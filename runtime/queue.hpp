@@ -153,13 +153,14 @@ APIARY_HD PushResult queue_push(const QueueView& q, const Item& item, const int*
 // Claims up to `want` consecutive positions; returns how many, the first in *first.
 // Every claimed position has been or is being published, so queue_take waits only
 // for a producer that is mid-write. `eager` skips the load that keeps idle pollers off
-// the counter's RMW, for a consumer that saw more work left at its last claim (`*more`:
-// the queue still had items ready after this claim) and saves a memory round trip.
+// the counter's RMW, for a consumer that saw more work left at its last claim (`*left`:
+// the items still ready after this claim, at most 0 when none) and saves a memory
+// round trip.
 // `seen_ready`, unless kReadyNotRead, is a relaxed read of `ready` that the caller made
 // already (together with other loads, to save the round trip); it stands for that load.
 inline constexpr long long kReadyNotRead = -(1ll << 62);
 APIARY_HD inline std::uint32_t queue_claim(const QueueView& q, std::uint32_t want, unsigned long long* first,
-                                           bool eager = false, bool* more = nullptr,
+                                           bool eager = false, long long* left = nullptr,
                                            long long seen_ready = kReadyNotRead) {
   atomic_ref<long long> ready(q.counters->ready);
   if (!eager) {  // cheap test before any RMW
@@ -169,7 +170,7 @@ APIARY_HD inline std::uint32_t queue_claim(const QueueView& q, std::uint32_t wan
   }
   const long long had = ready.fetch_sub(want, cuda::std::memory_order_acquire);
   const long long got = had <= 0 ? 0 : (had < static_cast<long long>(want) ? had : want);
-  if (more != nullptr) *more = had > static_cast<long long>(want);
+  if (left != nullptr) *left = had - static_cast<long long>(want);
   if (got < static_cast<long long>(want)) ready.fetch_add(want - got, cuda::std::memory_order_relaxed);
   if (got == 0) return 0;
   *first = atomic_ref<unsigned long long>(q.counters->head).fetch_add(static_cast<unsigned long long>(got),

@@ -27,12 +27,15 @@ struct Config {
   // Multi-warp tasks need a named barrier each (ids 1..15).
   template <class T>
   static constexpr int batch = sched::batch_size(T::threads, block_threads);
+  // A block claims up to this many batches at once from a deep queue and runs them one
+  // after another (claim_work: deep claims).
+  static constexpr unsigned deep_rounds = 4;
   static constexpr std::size_t align16(std::size_t b) { return sched::align16(b); }
   static constexpr std::size_t stage_bytes = [] {
     std::size_t m = 16;
     for_each_queue<P>([&]<std::size_t Q>() {
       using T = typename P::template type_at<Q>;
-      m = std::max(m, align16(batch<T> * sizeof(typename T::Item)));
+      m = std::max(m, align16(batch<T> * deep_rounds * sizeof(typename T::Item)));
     });
     return m;
   }();
@@ -56,13 +59,17 @@ struct Config {
 };
 
 struct Claim {
-  int queue;
-  std::uint32_t count;
-  unsigned long long first;
-  int exit;
-  int idle;   // nothing to do this round: back off
-  int local;  // the one task in the block's continuation slot, not a queue batch
-  int more;   // the queue had work left after this claim
+  int queue = -1;
+  std::uint32_t count = 0;  // tasks to run now
+  unsigned long long first = 0;
+  int exit = 0;
+  int idle = 0;   // nothing to do this round: back off
+  int local = 0;  // the one task in the block's continuation slot, not a queue batch
+  int more = 0;   // the queue had work left after this claim
+  unsigned rounds = 1;  // batches to claim at once on the block's next (eager) claim of the queue
+  unsigned batch = 0;   // the queue's batch: a claim of more tasks is a deep claim
+  unsigned take = 0;    // items to read from positions first, first + 1, ... into the stage
+  unsigned offset = 0;  // where in the stage the tasks to run now are
 };
 
 using sched::block_barrier;
@@ -96,12 +103,23 @@ __device__ void watchdog_fire(const V& v, unsigned long long idle_ns) {
 // every task. Only there: an eager claim that finds nothing costs two RMWs, and its
 // hand-back makes the count dip for the others (on the last queue of any successful
 // claim, the generic eleven_types program took 10% longer on an H100).
+//
+// Deep claims: where the last claim left at least 8 batches per block of the grid in the
+// queue, the eager claim takes 2 batches, from 16 on 4 (`eager_rounds`); the main loop
+// runs them one after another without a claim in between (LocalSlot::staged_*), and the
+// counts stay owed until the last. A claim costs a block several dependent round trips
+// (flags, ready count, head, items) and a batch's end a fence: with one 256-thread task
+// per claim, a Jacobi iteration of 13,184 row tasks kept a block about 4.5 us between
+// two 7.4 us tasks (H200, session 16). Only from a queue that holds several batches for
+// every block: at the end of a wave, a block holding tasks that others could run makes
+// the wave longer (with 2 and 4 batches from 2 and 4 per block on, Jacobi's autonomous
+// variant at 2448 tasks per iteration took 18% longer).
 template <class V>
-__device__ Claim claim_work(const V& v, unsigned round, int eager_queue) {
+__device__ Claim claim_work(const V& v, unsigned round, int eager_queue, unsigned eager_rounds) {
   using P = typename V::Program;
   using C = Config<P>;
   constexpr auto phase_begin = P::phase_begin;
-  Claim c{-1, 0, 0, 0, 0, 0, 0};
+  Claim c;
   RunControl* ctl = v.control;
   // Both flags, and (when the block is not claiming eagerly, which skips that load) the
   // ready count of the first phaseless queue this round visits, in one round trip: no
@@ -130,10 +148,16 @@ __device__ Claim claim_work(const V& v, unsigned round, int eager_queue) {
       const std::size_t q = begin + (blockIdx.x + round + k) % n;
       dispatch_queue<P>(q, [&]<std::size_t Q>() {
         using T = typename P::template type_at<Q>;
-        bool more = false;
-        c.count = queue_claim(v.queues[Q], C::template batch<T>, &c.first, static_cast<int>(Q) == eager_queue, &more,
+        constexpr unsigned batch = C::template batch<T>;
+        const bool eager = static_cast<int>(Q) == eager_queue;
+        long long left = 0;
+        c.count = queue_claim(v.queues[Q], batch * (eager ? eager_rounds : 1u), &c.first, eager, &left,
                               k == 0 ? seen : kReadyNotRead);
-        c.more = more ? 1 : 0;
+        c.more = left > 0 ? 1 : 0;
+        const unsigned deep = left >= (1ll << 31) ? ~0u : left > 0 ? static_cast<unsigned>(left) : 0u;
+        const unsigned wave = gridDim.x * batch;  // a batch for every block
+        c.rounds = deep >= 16 * wave ? 4u : deep >= 8 * wave ? 2u : 1u;
+        c.batch = batch;
         c.queue = static_cast<int>(Q);
       });
     }
@@ -228,6 +252,16 @@ struct LocalSlot {
   unsigned streak;   // batches since the counts were last applied
   FreedSlots freed;  // waiting-storage slots not yet given back
   int go;            // continue_chain: thread 0's decision for the task's threads
+  unsigned eager_rounds;   // batches the next eager claim takes (claim_work)
+  // The batches of the block's last deep claim still to run: stage positions
+  // [staged_next, staged_end), staged_batch at a time, of queue staged_queue. They go
+  // through the main loop, one batch per round, rather than through a loop in run_batch:
+  // that loop took the Jacobi autonomous megakernel from 80 to 84-88 registers (2 blocks
+  // of 256 threads per SM instead of 3), and 97 as a function of its own.
+  unsigned staged_next;
+  unsigned staged_end;
+  unsigned staged_batch;
+  int staged_queue;
 };
 
 // Thread 0, taking over a task from a continuation slot: its waiting-storage slot (if it
@@ -299,10 +333,12 @@ __device__ void finish_batch(const V& v, int queue, unsigned n, LocalSlot<typena
   const int phase = phase_of_queue[queue];
   local.owed[queue] += n;
   local.active_delta -= static_cast<int>(n);
-  // A continuation of the same phase (or phaseless after phaseless) runs next. After a
-  // phased batch, a phaseless continuation runs only once the phase's counts are out:
-  // the phase may end meanwhile, as it would have with the task in a queue.
-  if (local.next.full && phase_of_queue[local.next.queue] == phase) {
+  // A continuation of the same phase (or phaseless after phaseless) runs next, or the
+  // next batch of a deep claim of this phase. After a phased batch, a phaseless
+  // continuation runs only once the phase's counts are out: the phase may end meanwhile,
+  // as it would have with the task in a queue.
+  if ((local.next.full && phase_of_queue[local.next.queue] == phase) ||
+      (local.staged_next < local.staged_end && phase_of_queue[local.staged_queue] == phase)) {
     if ((++local.streak & 63) == 0)  // progress for the watchdog
       atomic_ref<unsigned long long>(v.control->last_progress_ns).store(global_time_ns(), cuda::std::memory_order_relaxed);
     return;
@@ -406,9 +442,9 @@ __device__ unsigned run_batch(const V& v, Claim& claim, unsigned char* smem, Loc
       local.next.full = 0;  // free again for the tasks of this batch
       give_back_later(v, local, local.next.wait_slot);
     }
-  } else {
+  } else if (claim.take > 0) {
     block_barrier();
-    sched::stage_claimed<Q>(v, claim.first, claim.count, items, &s_aborted);
+    sched::stage_claimed<Q>(v, claim.first, claim.take, items, &s_aborted);
   }
   block_barrier();
 
@@ -418,8 +454,8 @@ __device__ unsigned run_batch(const V& v, Claim& claim, unsigned char* smem, Loc
   const bool hold = holds_any_phase<P> && claim.count == 1;
   const Continuation cont{local.next.ref(), hold ? local.held.ref() : SlotRef{}, &local.active_delta,
                           P::phase_of_queue[Q]};
-  sched::execute_batch<Q, Trace, C::block_threads>(v, items, claim.count, smem + C::stage_bytes, s_aborted != 0,
-                                                   &cont);
+  sched::execute_batch<Q, Trace, C::block_threads>(v, items + claim.offset, claim.count, smem + C::stage_bytes,
+                                                   s_aborted != 0, &cont);
   // A batch of one task of at most a warp goes on with the continuations of its type
   // (continue_chain). A second copy of the task's code rather than a loop around the
   // first: measured on an H100, the loop made the phase switch 7% and trivial tasks 9%
@@ -438,6 +474,7 @@ __device__ unsigned run_batch(const V& v, Claim& claim, unsigned char* smem, Loc
     }
   }
   block_barrier();
+  if (threadIdx.x == 0 && s_aborted != 0) local.staged_end = 0;  // the stage is incomplete: drop the rest
   return ran;
 }
 
@@ -461,6 +498,9 @@ __global__ void __launch_bounds__(Config<typename V::Program>::block_threads, Co
     local.active_delta = 0;
     local.streak = 0;
     local.freed.count = 0;
+    local.eager_rounds = 1;
+    local.staged_next = 0;
+    local.staged_end = 0;
     atomic_ref<int>(v.control->live_blocks).fetch_add(1);
     atomic_ref<unsigned long long>(v.control->last_progress_ns).fetch_max(global_time_ns());
   }
@@ -468,12 +508,36 @@ __global__ void __launch_bounds__(Config<typename V::Program>::block_threads, Co
   int eager_queue = -1;  // thread 0: the queue that had work left at the last claim (claim_work)
   for (unsigned round = 0;; ++round) {
     if (threadIdx.x == 0) {
-      // A chain of continuations never visits claim_work: poll the abort flag every 16th.
+      // Continuations and the rest of a deep claim never visit claim_work: poll the abort
+      // flag every 16th round. (They set only the fields that run_batch and the loop read.)
       if (local.next.full && ((round & 15) != 0 || !aborted(v))) {
-        claim = Claim{local.next.queue, 1, 0, 0, 0, 1, 0};  // run the continuation first: no queue trip
+        claim.queue = local.next.queue;  // run the continuation first: no queue trip
+        claim.count = 1;
+        claim.exit = 0;
+        claim.idle = 0;
+        claim.local = 1;
+        claim.offset = 0;
+      } else if (local.staged_next < local.staged_end && ((round & 15) != 0 || !aborted(v))) {
+        claim.queue = local.staged_queue;  // the next batch of the deep claim, staged already
+        claim.count = min(local.staged_batch, local.staged_end - local.staged_next);
+        claim.exit = 0;
+        claim.idle = 0;
+        claim.local = 0;
+        claim.take = 0;
+        claim.offset = local.staged_next;
+        local.staged_next += claim.count;
       } else {
-        claim = claim_work(v, round, eager_queue);
+        claim = claim_work(v, round, eager_queue, local.eager_rounds);
         eager_queue = claim.count > 0 && claim.more ? claim.queue : -1;
+        local.eager_rounds = claim.rounds;
+        claim.take = claim.count;
+        if (claim.count > claim.batch) {  // a deep claim: its first batch now, the rest later
+          local.staged_queue = claim.queue;
+          local.staged_batch = claim.batch;
+          local.staged_next = claim.batch;
+          local.staged_end = claim.count;
+          claim.count = claim.batch;
+        }
       }
       // Exponential back-off while idle: with hundreds of blocks polling, one of them
       // still wakes within nanoseconds of new work, but the control words stay cool.

@@ -46,14 +46,14 @@ __global__ void __launch_bounds__(WorkerShape<typename V::Program::template type
   __shared__ int s_aborted;
   Item* items = reinterpret_cast<Item*>(smem);
   const unsigned long long t0 = threadIdx.x == 0 ? global_time_ns() : 0;
-  bool more = false;  // thread 0: the queue had work left after the last claim
+  long long left = 0;  // thread 0: items the queue had left after the last claim
   for (unsigned round = 0;; ++round) {
     if (threadIdx.x == 0) {
       unsigned long long first = 0;
       unsigned count = 0;
       if (!aborted(v) && (round == 0 || global_time_ns() - t0 < v.drain_ns))
         // Where the last claim left work in the queue, no cheap test (eager).
-        count = queue_claim(v.queues[Q], static_cast<std::uint32_t>(S::batch), &first, more, &more);
+        count = queue_claim(v.queues[Q], static_cast<std::uint32_t>(S::batch), &first, left > 0, &left);
       if constexpr (Counted) {
         if (round == 0) atomic_ref<long long>(v.workers_not_started[Q]).fetch_sub(1, cuda::std::memory_order_relaxed);
       }

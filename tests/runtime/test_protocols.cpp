@@ -277,6 +277,26 @@ TEST(Queue, PushIntoFullQueueReportsOverflow) {
   EXPECT_EQ(q.counters.peak, 8u);
 }
 
+// A claim reports what it left in the queue (the megakernel sizes its next claim by
+// it): the items still ready, or how far short of its want the queue fell.
+TEST(Queue, ClaimReportsTheItemsLeft) {
+  QueueFixture q(16);
+  int abort = 0;
+  for (std::uint64_t i = 0; i < 10; ++i) ASSERT_EQ(queue_push(q.view, i, &abort), PushResult::ok);
+  unsigned long long first = 0;
+  long long left = 0;
+  ASSERT_EQ(queue_claim(q.view, 3, &first, false, &left), 3u);
+  EXPECT_EQ(first, 0u);
+  EXPECT_EQ(left, 7);
+  ASSERT_EQ(queue_claim(q.view, 12, &first, true, &left), 7u);  // eager, deeper than the queue
+  EXPECT_EQ(first, 3u);
+  EXPECT_EQ(left, -5);
+  EXPECT_EQ(q.counters.ready, 0);  // what it could not get went back
+  EXPECT_EQ(queue_claim(q.view, 1, &first, true, &left), 0u);
+  EXPECT_EQ(left, -1);
+  EXPECT_EQ(q.counters.ready, 0);
+}
+
 TEST(Queue, ClaimedButUnreadSlotMakesProducerWaitNotOverflow) {
   QueueFixture q(4);
   int abort = 0;

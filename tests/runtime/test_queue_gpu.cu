@@ -311,6 +311,48 @@ TEST_P(QueueGpu, SeedsOfEverySizeArriveIntactInEveryRun) {
   }
 }
 
+// A deep queue of tasks that fill a block and use its shared memory: the megakernel claims
+// up to four of them at once and runs them one after another in the same shared memory
+// (claim_work: deep claims). Each task writes its own pattern there and checks a
+// neighbour's entry after its barrier: a task that started before the previous one of
+// its block was done with the memory would see another task's pattern.
+struct BlockTask {
+  using Item = unsigned;
+  static constexpr int threads = 256;
+  static constexpr int shared_bytes = 256 * sizeof(unsigned);
+  template <class Ctx>
+  __device__ static void execute(const Item& id, Ctx& ctx) {
+    unsigned* mine = ctx.template shared_as<unsigned>();
+    const int r = ctx.rank();
+    mine[r] = id * 256u + static_cast<unsigned>(r);
+    ctx.sync();
+    const int other = (r + 97) % 256;
+    if (mine[other] != id * 256u + static_cast<unsigned>(other)) atomicAdd(ctx.env().bad, 1u);
+    if (r == 0) atomicAdd(&ctx.env().seen[id], 1u);
+  }
+};
+
+TEST_P(QueueGpu, DeepQueueOfBlockWideTasksRunsEachOnceInItsOwnSharedMemory) {
+  const unsigned count = apiary::testing::scaled(50000);
+  DeviceBuffer<unsigned> seen(count);
+  DeviceBuffer<unsigned> bad(1);
+  seen.fill_zero();
+  bad.fill_zero();
+  RunOptions opt;
+  opt.queue_capacity = count;
+  using P = Program<Phaseless<BlockTask>>;
+  Runtime<P, SeedEnv> rt(opt, SeedEnv{seen.data(), bad.data()});
+  std::vector<unsigned> ids(count);
+  for (unsigned i = 0; i < count; ++i) ids[i] = i;
+  rt.seed<BlockTask>(ids);
+  const RunStats s = rt.run(GetParam());
+  EXPECT_EQ(s.types[0].executed, count);
+  EXPECT_EQ(bad.to_host()[0], 0u);
+  std::size_t wrong = 0;
+  for (unsigned c : seen.to_host()) wrong += c != 1;
+  EXPECT_EQ(wrong, 0u);
+}
+
 INSTANTIATE_TEST_SUITE_P(Schedulers, QueueGpu, apiary::testing::all_schedulers(),
                          apiary::testing::scheduler_name);
 
