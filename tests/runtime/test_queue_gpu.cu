@@ -2,6 +2,7 @@
 // through enqueue_each), and overflow reported with the queue's name and capacity.
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
 
 #include "schedulers/run.cuh"
@@ -351,6 +352,42 @@ TEST_P(QueueGpu, DeepQueueOfBlockWideTasksRunsEachOnceInItsOwnSharedMemory) {
   std::size_t wrong = 0;
   for (unsigned c : seen.to_host()) wrong += c != 1;
   EXPECT_EQ(wrong, 0u);
+}
+
+// A run that fails while blocks hold deep claims ends with the error, and the runtime
+// runs the next program cleanly: block task 1000 of a deep queue pushes more Sink items
+// than Sink's queue holds, and Sink is a later phase, so nothing drains it meanwhile.
+struct OverflowingBlockTask {
+  using Item = unsigned;
+  static constexpr int threads = 256;
+  static constexpr int shared_bytes = 0;
+  template <class Ctx>
+  __device__ static void execute(const Item& id, Ctx& ctx) {
+    if (id == 1000) ctx.template enqueue_each<Sink>(4096, [](int k) { return static_cast<unsigned>(k); });
+  }
+};
+
+TEST_P(QueueGpu, OverflowWhileBlocksHoldDeepClaimsIsReported) {
+  const unsigned count = apiary::testing::scaled(50000, 2000);
+  DeviceBuffer<unsigned> seen(4096);
+  seen.fill_zero();
+  using P = Program<Phase<OverflowingBlockTask>, Phase<Sink>>;
+  Runtime<P, FanEnv> rt(RunOptions{}, FanEnv{0, 0, seen.data()});
+  rt.set_queue_capacity<OverflowingBlockTask>(count);
+  rt.set_queue_capacity<Sink>(1024);
+  std::vector<unsigned> ids(count);
+  for (unsigned i = 0; i < count; ++i) ids[i] = i;
+  rt.seed<OverflowingBlockTask>(ids);
+  try {
+    rt.run(GetParam());
+    FAIL() << "expected an overflow";
+  } catch (const OverflowError& e) {
+    EXPECT_NE(std::string(e.what()).find("Sink"), std::string::npos) << e.what();
+  }
+  Runtime<FanProgram, FanEnv> ok(RunOptions{}, FanEnv{4, 0, seen.data()});
+  const std::vector<unsigned> sources{0, 1, 2};
+  ok.seed<Source>(sources);
+  EXPECT_EQ(ok.run(GetParam()).total_tasks(), 3u + 3u * 4u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Schedulers, QueueGpu, apiary::testing::all_schedulers(),

@@ -24,7 +24,7 @@ for o in sys.argv[2:]:
         if not any(t in r for r in regs.values()): out.write(f"{b} {t}: no megakernel found: {txt[:300]!r}\n")
     for name, r in sorted(regs.items()):
         d = name
-        for junk in ("apiary::", "(anonymous namespace)::", "detail::", "levelset_", "jacobi::", "sptrsv::", "rcm::", "pcg::", "megakernel::megakernel<DeviceView<"):
+        for junk in ("apiary::", "(anonymous namespace)::", "detail::", "levelset_", "jacobi::", "sptrsv::", "rcm::", "pcg::", "megakernel::megakernel<DeviceView<", "sched::"):
             d = d.replace(junk, "")
         short = d.replace(" ", "")[:150]
         o_, n_ = r.get("old"), r.get("new")
