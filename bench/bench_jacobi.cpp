@@ -8,9 +8,10 @@
 //   bench_jacobi                         # 10^4 .. 10^7 non-zeros, 200 iterations
 //   bench_jacobi --nnz 1e5,1e6 --iterations 500 --schedulers all --json jacobi.json
 //   bench_jacobi --nnz 1e6 --nnz-budget 512,2048,8192 --variants autonomous   # a budget sweep
+//   bench_jacobi --nnz 1e7 --nnz-budget 4096,16384 --row-budget 256,1024        # and of rows
 //
-// Every budget is a partition of its own: the baselines run on it too, and the ratios
-// compare variants on the same partition.
+// Every pair of budgets (entries, rows) is a partition of its own: the baselines run on
+// it too, and the ratios compare variants on the same partition.
 //
 // Per matrix, one reference line: a cusparseSpMV of A (y = A x, the same matrix entries
 // and one gather of x each, fewer vector bytes than an iteration) against the same
@@ -22,6 +23,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <cuda_runtime_api.h>
@@ -114,6 +116,7 @@ struct Row {
   std::string matrix;
   std::size_t nnz = 0;
   int nnz_budget = 0;
+  int row_budget = 0;
   std::size_t chunks = 0;
   std::string variant;
   std::string scheduler;
@@ -134,7 +137,7 @@ int main(int argc, char** argv) {
   int reps = 3;
   std::string scheduler_text = "megakernel";
   std::vector<int> budgets{jacobi::PartitionOptions{}.nnz_budget};
-  int row_budget = jacobi::PartitionOptions{}.row_budget;
+  std::vector<int> row_budgets{jacobi::PartitionOptions{}.row_budget};
   std::vector<std::string> variant_names;
   int blocks_per_sm = 0;
   std::string json_path;
@@ -149,7 +152,10 @@ int main(int argc, char** argv) {
   app.add_option("--nnz-budget", budgets, "most entries of A per task; a list runs each as its own partition")
       ->delimiter(',')
       ->check(CLI::Range(2, 1 << 30));
-  app.add_option("--row-budget", row_budget, "most rows per task")->capture_default_str()->check(CLI::Range(1, 1 << 30));
+  app.add_option("--row-budget", row_budgets, "most rows per task; a list runs each with every nnz budget")
+      ->delimiter(',')
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1 << 30));
   app.add_option("--variants", variant_names, "task variants to run (default all); kernels and graph always run")
       ->delimiter(',');
   app.add_option("--blocks-per-sm", blocks_per_sm, "megakernel blocks per SM (0: as many as fit)")
@@ -157,6 +163,9 @@ int main(int argc, char** argv) {
   app.add_option("--json", json_path, "also write the rows as JSON");
   CLI11_PARSE(app, argc, argv);
   if (!extra_specs.empty() && app.count("--nnz") == 0) nnz_targets.clear();
+  std::vector<std::pair<int, int>> budget_pairs;  // (entries, rows), rows varying fastest
+  for (int budget : budgets)
+    for (int rows : row_budgets) budget_pairs.emplace_back(budget, rows);
   std::vector<std::string> specs;
   // 19 entries per row on average (11..27).
   for (double target : nnz_targets)
@@ -187,8 +196,9 @@ int main(int argc, char** argv) {
     const double bandwidth = copy_bandwidth();
     fmt::print("copy     {:.0f} GB/s device to device (read + write)\n", bandwidth / 1e9);
     fmt::print("{} iterations per solve, median of {} solves\n\n", iterations, reps);
-    fmt::print("{:<22} {:>10} {:>6} {:>7} {:<14} {:<11} {:>10} {:>8} {:>10} {:>9} {:>9}\n", "matrix", "nnz", "budget",
-               "tasks", "variant", "scheduler", "us/iter", "GB/s", "vs kernels", "vs graph", "of bound");
+    fmt::print("{:<22} {:>10} {:>6} {:>5} {:>7} {:<14} {:<11} {:>10} {:>8} {:>10} {:>9} {:>9}\n", "matrix", "nnz",
+               "budget", "rows", "tasks", "variant", "scheduler", "us/iter", "GB/s", "vs kernels", "vs graph",
+               "of bound");
 
     std::vector<Row> rows;
     nlohmann::json references = nlohmann::json::array();
@@ -207,7 +217,7 @@ int main(int argc, char** argv) {
                               {"bound_ms", bound_ms},
                               {"spmv_fraction_of_bound", bound_ms / spmv_ms}});
       }
-      for (int budget : budgets) {
+      for (const auto& [budget, row_budget] : budget_pairs) {
         jacobi::JacobiOptions o;
         o.tolerance = 0;
         o.max_iterations = iterations;
@@ -235,6 +245,7 @@ int main(int argc, char** argv) {
             r.matrix = spec;
             r.nnz = a.nnz();
             r.nnz_budget = budget;
+            r.row_budget = row_budget;
             r.chunks = solver.partition().chunks.size();
             r.variant = std::string(to_string(v));
             r.scheduler = jacobi::uses_scheduler(v) ? std::string(to_string(s)) : "-";
@@ -251,9 +262,9 @@ int main(int argc, char** argv) {
         for (Row& r : here) {
           r.vs_kernels = kernels_ms / r.ms_per_iteration;
           r.vs_graph = graph_ms / r.ms_per_iteration;
-          fmt::print("{:<22} {:>10} {:>6} {:>7} {:<14} {:<11} {:>10.2f} {:>8.1f} {:>9.2f}x {:>8.2f}x {:>8.0f}%\n",
-                     r.matrix, r.nnz, r.nnz_budget, r.chunks, r.variant, r.scheduler, r.ms_per_iteration * 1e3,
-                     r.gb_per_s, r.vs_kernels, r.vs_graph, 100 * r.of_bound);
+          fmt::print("{:<22} {:>10} {:>6} {:>5} {:>7} {:<14} {:<11} {:>10.2f} {:>8.1f} {:>9.2f}x {:>8.2f}x {:>8.0f}%\n",
+                     r.matrix, r.nnz, r.nnz_budget, r.row_budget, r.chunks, r.variant, r.scheduler,
+                     r.ms_per_iteration * 1e3, r.gb_per_s, r.vs_kernels, r.vs_graph, 100 * r.of_bound);
           rows.push_back(r);
         }
         std::fflush(stdout);
@@ -270,6 +281,7 @@ int main(int argc, char** argv) {
         out.push_back({{"matrix", r.matrix},
                        {"nnz", r.nnz},
                        {"nnz_budget", r.nnz_budget},
+                       {"row_budget", r.row_budget},
                        {"tasks", r.chunks},
                        {"variant", r.variant},
                        {"scheduler", r.scheduler},
