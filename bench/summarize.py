@@ -79,8 +79,8 @@ def jacobi(data):
                      span(r, "ms_per_iteration_min", "ms_per_iteration_max", 1e3, ".2f"),
                      f'{r["vs_kernels"]:.2f}x', f'{r["vs_graph"]:.2f}x', f'{100 * r["fraction_of_bound"]:.0f}%'])
     return (["## Jacobi (median time per iteration and its range; ratios: baseline time / this time)", ""] +
-            table(["matrix", "nnz", "budget (nnz/rows)", "variant", "scheduler", "us/iter", "range", "vs kernels", "vs graph",
-                   "of bound"],
+            table(["matrix", "nnz", "budget (nnz/rows)", "variant", "scheduler", "us/iter", "range", "vs kernels",
+                   "vs graph", "of bound"],
                   rows) + [""])
 
 
