@@ -38,15 +38,16 @@ namespace apiary {
 namespace detail {
 
 // The run-wide words: where a run starts from, and what the host reads back after it
-// (one copy). The counters and the phase counts start 256 bytes apart from the control
-// word that every claim touches: 128 apart, the H100 ran trivial tasks 11-16% slower
-// (contended atomics to lines of one 256-byte block; 256, 512 and 1024 measured alike).
-inline constexpr std::size_t kRunStateSpacing = 256;
+// (one copy). Words that different parties update are 256 bytes apart (kCounterSpacing,
+// runtime/queue.hpp): with the queue counters 128 bytes from the control word, the H100
+// ran trivial tasks 11-16% slower (contended atomics to lines of one 256-byte block; 256,
+// 512 and 1024 measured alike).
 template <std::size_t Types, std::size_t Phases>
 struct RunState {
+  static_assert(Types <= 256, "prepare_run resets a queue's counters per thread of its first block");
   RunControl control;
-  alignas(kRunStateSpacing) QueueCounters counters[Types];
-  alignas(kRunStateSpacing) long long pending[Phases > 0 ? Phases : 1];
+  QueueCounters counters[Types];
+  alignas(kCounterSpacing) long long pending[Phases > 0 ? Phases : 1];
 };
 
 // Everything a run resets on the device, as the parameters of one kernel (prepare_run):
@@ -54,8 +55,11 @@ struct RunState {
 // (each call into the CUDA runtime costs it microseconds, and a small run is mostly that).
 template <std::size_t Types, std::size_t Phases>
 struct RunReset {
-  RunControl control;  // the initial words, by value (RunState's alignment is not a parameter's)
-  QueueCounters counters[Types];
+  // The initial words that are not zero (RunControl and QueueCounters are 256-byte
+  // aligned, which a kernel parameter is not): tail, ready and peak of a queue start at
+  // its seeded count.
+  long long active;
+  unsigned long long phase_word;
   long long pending[Phases > 0 ? Phases : 1];
   RunState<Types, Phases>* state;
   std::uint32_t* wait_state;  // zeroed
@@ -78,10 +82,17 @@ __global__ void prepare_run(const __grid_constant__ RunReset<Types, Phases> r) {
   const std::uint64_t first = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
   const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
   if (first == 0) {
-    r.state->control = r.control;
-    for (std::size_t q = 0; q < Types; ++q) r.state->counters[q] = r.counters[q];
+    RunControl c;
+    c.active = r.active;
+    c.phase_word = r.phase_word;
+    r.state->control = c;
     for (std::size_t p = 0; p < (Phases > 0 ? Phases : 1); ++p) r.state->pending[p] = r.pending[p];
     if (r.trace_count != nullptr) *r.trace_count = 0;
+  }
+  if (first < Types) {  // a thread per queue: each is a kilobyte of mostly padding
+    QueueCounters c;
+    c.tail = c.ready = c.peak = r.queues[first].seeded;
+    r.state->counters[first] = c;
   }
   for (std::uint64_t i = first; i < r.wait_words; i += stride) r.wait_state[i] = 0;
   for (std::uint64_t i = first; i < r.worker_words; i += stride) r.workers[i] = 0;
@@ -195,17 +206,14 @@ class Runtime {
       most = std::max<std::uint64_t>({most, capacity_[q], seeds_[q].size() / sizeof(uint4)});
       staged += align16(seeds_[q].size());
       staged_device += align16(seeds_[q].size());
-      r.counters[q].tail = n;
-      r.counters[q].ready = n;
-      r.counters[q].peak = n;
-      r.control.active += n;
+      r.active += n;
       if (P::phase_of_queue[q] >= 0) r.pending[P::phase_of_queue[q]] += n;
     }
-    r.control.phase_word = phase_word(0);
+    r.phase_word = phase_word(0);
     if constexpr (kPhases > 0) {
       for (std::size_t p = 0; p < kPhases; ++p)
         if (r.pending[p] > 0) {
-          r.control.phase_word = phase_word(static_cast<int>(p));
+          r.phase_word = phase_word(static_cast<int>(p));
           break;
         }
     }
