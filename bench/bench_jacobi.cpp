@@ -158,7 +158,8 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 1 << 30));
   app.add_option("--variants", variant_names, "task variants to run (default all); kernels and graph always run")
       ->delimiter(',');
-  app.add_option("--blocks-per-sm", blocks_per_sm, "megakernel blocks per SM (0: as many as fit)")
+  app.add_option("--blocks-per-sm", blocks_per_sm,
+                 "megakernel blocks per SM (0: about one per row task of an iteration; a large number: all that fit)")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--json", json_path, "also write the rows as JSON");
   CLI11_PARSE(app, argc, argv);

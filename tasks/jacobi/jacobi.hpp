@@ -68,7 +68,10 @@ struct JacobiOptions {
   int checkpoint_interval = 4;
   bool keep_history = false;  // copy every iterate back (tests; max_iterations x n doubles on the device)
   // Passed to the task runtime: trace, watchdog_seconds, blocks_per_sm. Queue and waiting
-  // capacities are sized from the partition, and `cyclic` from the variant.
+  // capacities are sized from the partition, and `cyclic` from the variant. Unlike the
+  // runtime's, blocks_per_sm = 0 (the default) does not mean "as many as fit" but about
+  // one megakernel block per row task of an iteration: ceil(chunks / SMs) per SM, at
+  // least 1, as many as fit at most. A positive value is a maximum, as in the runtime.
   RunOptions run;
 };
 
