@@ -85,6 +85,10 @@ __global__ void prepare_run(const __grid_constant__ RunReset<Types, Phases> r) {
     RunControl c;
     c.active = r.active;
     c.phase_word = r.phase_word;
+    // The watchdog's clock starts here, right before the run on the same stream, and not
+    // with an atomic maximum from every block of a megakernel at its start: a thousand
+    // RMWs on one word made a run of one task take microseconds longer.
+    c.last_progress_ns = global_time_ns();
     r.state->control = c;
     for (std::size_t p = 0; p < (Phases > 0 ? Phases : 1); ++p) r.state->pending[p] = r.pending[p];
     if (r.trace_count != nullptr) *r.trace_count = 0;

@@ -24,7 +24,7 @@ enum class ErrorCode : int {
 // Four groups, each on its own 256-byte block (kCounterSpacing, runtime/queue.hpp): the
 // flags, which every idle block polls; the phase word, which every claim of a phased
 // program updates; the task counts, which the end of every batch updates; the progress
-// stamp, which the end of every batch writes. In one block (and the queues' counters in
+// stamp, which the end of every batch writes, with the count of live blocks. In one block (and the queues' counters in
 // one), a megakernel ran 60% as many trivial tasks per second (H200, session 18).
 struct RunControl {
   // A statistic first, so that `abort` is not at offset 0: there, the Jacobi autonomous
@@ -34,7 +34,6 @@ struct RunControl {
   int error = 0;             // ErrorCode of the first error
   int error_queue = -1;      // queue the error concerns (-1: none, e.g. the controller's own launch)
   int error_detail = 0;      // launch_failed: the cudaError_t of the failed launch
-  int live_blocks = 0;       // megakernel blocks still in their loop
   int done = 0;              // the run is over; timesliced and controller set it only once no worker runs
   // Current phase (low 32 bits; kSwitching while it changes) and, in the high 32 bits,
   // the number of blocks inside a claim from it. One word, so that registering a claim
@@ -46,6 +45,7 @@ struct RunControl {
   long long peak_waiting = 0;
   unsigned long long phase_switches = 0;
   alignas(kCounterSpacing) unsigned long long last_progress_ns = 0;
+  int live_blocks = 0;              // megakernel blocks still in their loop (start and exit of every block)
   unsigned long long launches = 0;  // controller: worker kernels launched from the device (statistics)
   int max_grid = 0;                 // controller: largest worker grid launched (statistics)
 };

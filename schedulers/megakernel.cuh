@@ -501,8 +501,7 @@ __global__ void __launch_bounds__(Config<typename V::Program>::block_threads, Co
     local.eager_rounds = 1;
     local.staged_next = 0;
     local.staged_end = 0;
-    atomic_ref<int>(v.control->live_blocks).fetch_add(1);
-    atomic_ref<unsigned long long>(v.control->last_progress_ns).fetch_max(global_time_ns());
+    atomic_ref<int>(v.control->live_blocks).fetch_add(1);  // (the watchdog's clock started in prepare_run)
   }
   unsigned backoff_ns = 0;
   int eager_queue = -1;  // thread 0: the queue that had work left at the last claim (claim_work)
