@@ -24,8 +24,9 @@ enum class ErrorCode : int {
 // Four groups, each on its own 256-byte block (kCounterSpacing, runtime/queue.hpp): the
 // flags, which every idle block polls; the phase word, which every claim of a phased
 // program updates; the task counts, which the end of every batch updates; the progress
-// stamp, which the end of every batch writes, with the count of live blocks. In one block (and the queues' counters in
-// one), a megakernel ran 60% as many trivial tasks per second (H200, session 18).
+// stamp, which the end of every batch writes, with the count of live blocks. All in one
+// block (and the queues' counters in one), a megakernel ran 60% as many trivial tasks per
+// second (H200, session 18).
 struct RunControl {
   // A statistic first, so that `abort` is not at offset 0: there, the Jacobi autonomous
   // megakernel took 84 registers instead of 80 (2 blocks of 256 threads per SM, not 3).
