@@ -33,6 +33,11 @@ struct DeviceView {
   unsigned long long* trace_count = nullptr;
   std::uint32_t trace_capacity = 0;
   WatchdogReport* report = nullptr;  // mapped host memory
+  // Megakernel: the last block to leave copies the run-wide words (readback_bytes from
+  // `control`, the start of the runtime's RunState) here, mapped host memory, so that the
+  // host reads them without a copy of its own after the run.
+  void* readback = nullptr;
+  std::uint32_t readback_bytes = 0;
   unsigned long long watchdog_ns = 0;
   unsigned long long drain_ns = 0;   // timesliced, controller: RunOptions::drain_microseconds
   // controller, per queue: worker blocks launched and not yet finished, and those of

@@ -42,6 +42,10 @@ namespace detail {
 // runtime/queue.hpp): with the queue counters 128 bytes from the control word, the H100
 // ran trivial tasks 11-16% slower (contended atomics to lines of one 256-byte block; 256,
 // 512 and 1024 measured alike).
+// RunControl::error in the host's readback until the megakernel's last block writes the
+// words back (no ErrorCode has this value).
+inline constexpr int kNotWrittenBack = -1;
+
 template <std::size_t Types, std::size_t Phases>
 struct RunState {
   static_assert(Types <= 256, "prepare_run resets a queue's counters per thread of its first block");
@@ -248,6 +252,11 @@ class Runtime {
     v.trace_count = options_.trace ? trace_count_.data() : nullptr;
     v.trace_capacity = options_.trace ? options_.trace_capacity : 0;
     v.report = report_.device();
+    v.readback = readback_.device();
+    v.readback_bytes = static_cast<std::uint32_t>(sizeof(State));
+    // Overwritten by the megakernel's last block; still there after a megakernel run means
+    // the words did not come back (finish says so rather than read a stale run's).
+    readback_.host()->control.error = detail::kNotWrittenBack;
     v.watchdog_ns = static_cast<unsigned long long>(options_.watchdog_seconds * 1e9);
     v.drain_ns = static_cast<unsigned long long>(std::max(options_.drain_microseconds, 0.0) * 1e3);
     v.workers_in_flight = workers_.data();
@@ -260,10 +269,13 @@ class Runtime {
   // Waits for the run, turns a trapped kernel into a WatchdogError, checks the error
   // flags and fills the statistics.
   RunStats finish(Scheduler scheduler, cudaStream_t stream) {
-    // The run-wide words come back in the same wait as the run (one asynchronous copy
-    // into pinned memory).
+    // The run-wide words come back in the same wait as the run: the megakernel's last
+    // block writes them into the mapped readback; for the other schedulers, one
+    // asynchronous copy into it.
     const cudaError_t copy =
-        cudaMemcpyAsync(readback_.host(), state_.data(), sizeof(State), cudaMemcpyDeviceToHost, stream);
+        scheduler == Scheduler::megakernel
+            ? cudaSuccess
+            : cudaMemcpyAsync(readback_.host(), state_.data(), sizeof(State), cudaMemcpyDeviceToHost, stream);
     const cudaError_t sync = cudaStreamSynchronize(stream);
     unfinished_.reset();
     if (sync != cudaSuccess) {
@@ -274,6 +286,7 @@ class Runtime {
     const RunControl control = readback_.host()->control;
     const QueueCounters* counters = readback_.host()->counters;
     const auto names = P::type_names();
+    if (control.error == detail::kNotWrittenBack) throw RunError("the megakernel ended without writing back its run state");
 
     switch (static_cast<ErrorCode>(control.error)) {
       case ErrorCode::none: break;

@@ -47,6 +47,7 @@ struct RunControl {
   unsigned long long phase_switches = 0;
   alignas(kCounterSpacing) unsigned long long last_progress_ns = 0;
   int live_blocks = 0;              // megakernel blocks still in their loop (start and exit of every block)
+  int exited_blocks = 0;            // megakernel blocks that have left: the last one writes the words back
   unsigned long long launches = 0;  // controller: worker kernels launched from the device (statistics)
   int max_grid = 0;                 // controller: largest worker grid launched (statistics)
 };
