@@ -286,7 +286,8 @@ class Runtime {
     const RunControl control = readback_.host()->control;
     const QueueCounters* counters = readback_.host()->counters;
     const auto names = P::type_names();
-    if (control.error == detail::kNotWrittenBack) throw RunError("the megakernel ended without writing back its run state");
+    if (control.error == detail::kNotWrittenBack)
+      throw RunError("the megakernel ended without writing back its run state");
 
     switch (static_cast<ErrorCode>(control.error)) {
       case ErrorCode::none: break;
