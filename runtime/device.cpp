@@ -31,6 +31,13 @@ std::optional<std::string> no_device_reason() {
   return std::nullopt;
 }
 
+int multiprocessor_count() {
+  int device = 0, sms = 0;
+  APIARY_CUDA_CHECK(cudaGetDevice(&device));
+  APIARY_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return sms;
+}
+
 DeviceInfo query_device(int ordinal) {
   if (ordinal < 0) APIARY_CUDA_CHECK(cudaGetDevice(&ordinal));
   cudaDeviceProp p{};

@@ -33,6 +33,10 @@ std::optional<std::string> no_device_reason();
 // Properties of the current device; throws CudaError when there is none.
 DeviceInfo query_device(int ordinal = -1);
 
+// Multiprocessors of the current device: one attribute query, not query_device's whole
+// property set. Throws CudaError when there is no device.
+int multiprocessor_count();
+
 std::string describe(const DeviceInfo& info);  // one line: name, SMs, memory, clocks
 
 // True when the process runs under compute-sanitizer (seen in its environment). The sanitizer runs one kernel at a time, so the time-sliced and

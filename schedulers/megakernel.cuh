@@ -14,6 +14,7 @@
 
 #include "runtime/context.cuh"
 #include "runtime/cuda_check.hpp"
+#include "runtime/device.hpp"
 #include "runtime/event_timer.hpp"
 #include "runtime/runtime.cuh"
 #include "schedulers/execute.cuh"
@@ -606,10 +607,7 @@ int resident_blocks(const R& rt) {
   if (per_sm == 0)
     throw RunError("megakernel: a block does not fit on a multiprocessor (too much shared memory or registers)");
   if (rt.options().blocks_per_sm > 0) per_sm = std::min(per_sm, rt.options().blocks_per_sm);
-  int device = 0, sms = 0;
-  APIARY_CUDA_CHECK(cudaGetDevice(&device));
-  APIARY_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  return per_sm * sms;
+  return per_sm * multiprocessor_count();
 }
 
 template <class R>

@@ -268,9 +268,7 @@ struct DeviceChunkGraph {
 // 376 idle blocks took a Jacobi iteration at 10^4 non-zeros from 7.7 to 8.4 us, and at
 // 99 tasks (10^5) from 9.2 to 10.5 us (H200, session 18).
 int auto_blocks_per_sm(std::uint32_t chunks) {
-  int device = 0, sms = 0;
-  APIARY_CUDA_CHECK(cudaGetDevice(&device));
-  APIARY_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const int sms = multiprocessor_count();
   const std::uint32_t per_sm = (chunks + static_cast<std::uint32_t>(sms) - 1) / static_cast<std::uint32_t>(sms);
   return static_cast<int>(std::clamp<std::uint32_t>(per_sm, 1u, 1024u));  // the runtime caps it at what fits
 }

@@ -55,6 +55,7 @@
 #include <vector>
 
 #include "runtime/cuda_check.hpp"
+#include "runtime/device.hpp"
 #include "runtime/device_buffer.hpp"
 #include "runtime/portable.hpp"
 #include "sparse/reference.hpp"
@@ -185,9 +186,8 @@ SyncFreeSolver<Real>::SyncFreeSolver(const sparse::Csr<double>& lower) : impl_(s
     s.ready = DeviceBuffer<unsigned>(static_cast<std::size_t>(s.n) + 1);
     // Exactly as many blocks as can be resident at once: more would only take tickets
     // after the resident ones (correct, see above, but useless); fewer leaves SMs idle.
-    int device = 0, sms = 0, per_sm = 0;
-    APIARY_CUDA_CHECK(cudaGetDevice(&device));
-    APIARY_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const int sms = multiprocessor_count();
+    int per_sm = 0;
     APIARY_CUDA_CHECK(
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, syncfree_kernel<Real>, kBlockThreads, 0));
     const std::int64_t warps_per_block = kBlockThreads / kWarp;
