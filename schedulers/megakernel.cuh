@@ -71,7 +71,23 @@ struct Claim {
   unsigned batch = 0;   // the queue's batch: a claim of more tasks is a deep claim
   unsigned take = 0;    // items to read from positions first, first + 1, ... into the stage
   unsigned offset = 0;  // where in the stage the tasks to run now are
+  int staged = 0;       // the task is in the stage already (waiting_claim)
 };
+
+// Waiting claims: in a program of one phaseless queue whose tasks fill a block (a batch
+// of one), a block that finds the queue empty does not poll it; it claims the queue's
+// next position anyway and waits for that position's item (waiting_claim). A claim
+// that finds nothing ready otherwise costs the block its poll, two RMWs and the take
+// after the item appears — about five dependent memory round trips between a fan-out's
+// publication and its tasks' starts; a waiting block starts one round trip after the
+// publication, plus the item's load. Only with one queue: a block waiting on one queue
+// cannot serve another, and with one queue every published item goes to the oldest
+// waiting claim, so a wait ends as soon as anything is published. Only for batches of
+// one: a block waiting for a whole batch could hold published tasks back. `ready` then
+// counts published minus claimed positions, below zero while blocks wait.
+template <class P>
+inline constexpr bool waiting_claims = P::type_count == 1 && P::phaseless_count == 1 &&
+                                       Config<P>::template batch<typename P::template type_at<0>> == 1;
 
 using sched::block_barrier;
 using sched::phase_has_ready_work;
@@ -95,6 +111,57 @@ __device__ void watchdog_fire(const V& v, unsigned long long idle_ns) {
   }
 }
 
+// Thread 0, in a program with waiting claims (above), after a poll found the queue
+// empty: claims the next position (a debt against `ready` that a later publication pays)
+// and waits until its item is published, or until the run ends (no task is left, so
+// nothing will be published: the position is never used), is aborted, or the watchdog
+// fires. The item goes straight into the stage (queue_take's steps, without its second
+// look at the sequence number). Out of line: it is the idle path, and inlined it would
+// cost the scheduler's loop registers.
+template <class V>
+__device__ __noinline__ Claim waiting_claim(const V& v, unsigned char* stage) {
+  using Item = typename V::Program::template type_at<0>::Item;
+  using u64 = unsigned long long;
+  Claim c;
+  RunControl* ctl = v.control;
+  const QueueView& q = v.queues[0];
+  atomic_ref<long long>(q.counters->ready).fetch_sub(1, cuda::std::memory_order_relaxed);
+  const u64 pos = atomic_ref<u64>(q.counters->head).fetch_add(1, cuda::std::memory_order_relaxed);
+  atomic_ref<u64> seq(q.seq[pos & (q.capacity - 1)]);
+  for (unsigned i = 1;; ++i) {
+    if (seq.load(cuda::std::memory_order_acquire) == pos + 1) break;
+    // The run's words every 8th poll: they sit on lines that every batch's end updates.
+    if ((i & 7) == 0) {
+      const int abort_flag = atomic_ref<int>(ctl->abort).load(cuda::std::memory_order_relaxed);
+      const int done_flag = atomic_ref<int>(ctl->done).load(cuda::std::memory_order_relaxed);
+      const long long active = atomic_ref<long long>(ctl->active).load(cuda::std::memory_order_relaxed);
+      if (abort_flag != 0 || done_flag != 0 || active == 0) {
+        if (abort_flag == 0) atomic_ref<int>(ctl->done).store(1, cuda::std::memory_order_relaxed);
+        c.exit = 1;
+        return c;
+      }
+      if (v.watchdog_ns != 0) {
+        const u64 now = global_time_ns();
+        const u64 last = atomic_ref<u64>(ctl->last_progress_ns).load(cuda::std::memory_order_relaxed);
+        if (now > last && now - last > v.watchdog_ns) {
+          watchdog_fire(v, now - last);
+          c.exit = 1;
+          return c;
+        }
+      }
+    }
+    __nanosleep(32);
+  }
+  *reinterpret_cast<Item*>(stage) = static_cast<const Item*>(q.items)[pos & (q.capacity - 1)];
+  seq.store(pos + q.capacity, cuda::std::memory_order_release);
+  c.queue = 0;
+  c.count = 1;
+  c.first = pos;
+  c.batch = 1;
+  c.staged = 1;
+  return c;
+}
+
 // Thread 0 only: claim a batch, or decide that the block should wait or leave.
 // Idle polling uses plain loads; read-modify-writes happen only where there is work,
 // so a thousand idle blocks do not slow down the few that have some. On a queue that
@@ -116,7 +183,7 @@ __device__ void watchdog_fire(const V& v, unsigned long long idle_ns) {
 // the wave longer (with 2 and 4 batches from 2 and 4 per block on, Jacobi's autonomous
 // variant at 2448 tasks per iteration took 18% longer).
 template <class V>
-__device__ Claim claim_work(const V& v, unsigned round, int eager_queue, unsigned eager_rounds) {
+__device__ Claim claim_work(const V& v, unsigned round, int eager_queue, unsigned eager_rounds, unsigned char* stage) {
   using P = typename V::Program;
   using C = Config<P>;
   constexpr auto phase_begin = P::phase_begin;
@@ -186,6 +253,7 @@ __device__ Claim claim_work(const V& v, unsigned round, int eager_queue, unsigne
     c.exit = 1;
     return c;
   }
+  if constexpr (waiting_claims<P>) return waiting_claim(v, stage);
   if constexpr (P::phase_count > 0) {
     if (phase >= 0 && atomic_ref<long long>(v.phase_pending[phase]).load(cuda::std::memory_order_acquire) == 0) {
       switch_phase(v, phase);
@@ -542,10 +610,10 @@ __global__ void __launch_bounds__(Config<typename V::Program>::block_threads, Co
         claim.offset = local.staged_next;
         local.staged_next += claim.count;
       } else {
-        claim = claim_work(v, round, eager_queue, local.eager_rounds);
+        claim = claim_work(v, round, eager_queue, local.eager_rounds, smem);
         eager_queue = claim.count > 0 && claim.more ? claim.queue : -1;
         local.eager_rounds = claim.rounds;
-        claim.take = claim.count;
+        claim.take = claim.staged ? 0 : claim.count;
         if (claim.count > claim.batch) {  // a deep claim: its first batch now, the rest later
           local.staged_queue = claim.queue;
           local.staged_batch = claim.batch;

@@ -74,7 +74,7 @@ struct Scratch {
 // registers: 2 blocks of 256 threads per SM instead of 3).
 inline constexpr int kStageEntries = 4096;
 struct Stage {
-  double prod[kStageEntries];  // in CSR order from the chunk's first entry
+  alignas(16) double prod[kStageEntries];  // in CSR order from the chunk's first entry
   double b[kTaskThreads], inv[kTaskThreads], old[kTaskThreads];
   index_t row_ptr[kTaskThreads + 1];  // the rows' pointers (and nz_end)
 };
@@ -291,8 +291,8 @@ __device__ double update_rows_staged(const DeviceData& d, const Chunk& c, const 
 // every thread its x values (call sync before handing them over). Returns, in rank 0,
 // whether the chunk's rows are complete: always for whole rows, and for a piece when it
 // was the last of its row and so wrote x_i. M: how whole rows are updated (RowUpdate;
-// `stage` is used by `staged` only). `c` is d.chunks[t], loaded by the caller (the
-// autonomous row task loads it together with the stop flag); the overload below loads it.
+// `stage` is used by `staged` only). `c` is d.chunks[t] (its piece_count unused), held
+// by the caller (a row task's item carries it); the overload below loads it.
 template <RowUpdate M, class Sync>
 __device__ bool update_chunk(const DeviceData& d, const Chunk& c, int t, int k, int rank, Scratch* s, Stage* stage,
                              Sync&& sync) {
@@ -303,7 +303,10 @@ __device__ bool update_chunk(const DeviceData& d, const Chunk& c, int t, int k, 
       d.history == nullptr ? nullptr : d.history + static_cast<std::size_t>(k) * static_cast<std::size_t>(d.n);
 
   if (c.lanes == 0) {
-    // One long row, or one piece of a split row: every thread strides over it.
+    // One long row, or one piece of a split row: every thread strides over it. A
+    // piece's count comes from the table (a row task's item has no room for it), loaded
+    // before the row's entries.
+    const int pieces = c.first_piece >= 0 ? __ldg(&d.chunks[t].piece_count) : 0;
     double acc = 0;
     for (int q = c.nz_begin + rank; q < c.nz_end; q += kTaskThreads)
       acc = __dadd_rn(acc, __dmul_rn(__ldg(d.val + q), xo[__ldg(d.col + q)]));
@@ -325,12 +328,12 @@ __device__ bool update_chunk(const DeviceData& d, const Chunk& c, int t, int k, 
     partial[t] = 0;
     atomic_ref<unsigned> arrivals(d.piece_arrivals[c.first_piece]);
     const unsigned before = arrivals.fetch_add(1u, cuda::std::memory_order_acq_rel);
-    if (before + 1 != static_cast<unsigned>(c.piece_count)) return false;
+    if (before + 1 != static_cast<unsigned>(pieces)) return false;
     // Next iteration's pieces arrive only after this iteration ended, which is ordered
     // after this task: a relaxed reset is enough.
     arrivals.store(0u, cuda::std::memory_order_relaxed);
     double total = __ldcg(d.piece_sum + c.first_piece);
-    for (int p = 1; p < c.piece_count; ++p) total = __dadd_rn(total, __ldcg(d.piece_sum + c.first_piece + p));
+    for (int p = 1; p < pieces; ++p) total = __dadd_rn(total, __ldcg(d.piece_sum + c.first_piece + p));
     const double x = __dmul_rn(__dsub_rn(__ldg(d.b + row), total), __ldg(d.inv_diag + row));
     xn[row] = x;
     if (history) history[row] = x;

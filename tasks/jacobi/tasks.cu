@@ -55,10 +55,32 @@ struct TaskEnv {
   int interval = 1;
 };
 
-struct RowItem {
-  std::int32_t chunk;
+// A row task: its chunk's bounds travel with it, so the task's first loads are its
+// entries (a chunk index alone meant one more dependent load at the start of every
+// task). 32 bytes: a piece's count is not in it (update_chunk reads it from the table).
+struct alignas(16) RowItem {
+  std::int32_t row_begin, row_end, nz_begin, nz_end, first_piece, lanes;  // the chunk's
+  std::int32_t index;                                                      // the chunk's
   std::int32_t iteration;
+
+  __host__ __device__ static RowItem of(const Chunk& c, int t, int k) {
+    return RowItem{c.row_begin, c.row_end, c.nz_begin, c.nz_end, c.first_piece, c.lanes, t, k};
+  }
+  __device__ Chunk chunk() const {
+    Chunk c;
+    c.row_begin = row_begin;
+    c.row_end = row_end;
+    c.nz_begin = nz_begin;
+    c.nz_end = nz_end;
+    c.first_piece = first_piece;
+    c.lanes = lanes;
+    return c;
+  }
 };
+
+// The row task of chunk t in iteration k, for a task that creates it without holding
+// the chunk.
+__device__ inline RowItem row_item(const DeviceData& d, int t, int k) { return RowItem::of(d.chunks[t], t, k); }
 
 template <Variant V>
 struct Check;
@@ -83,7 +105,7 @@ struct JacobiRows {
   }
 
   template <class Ctx>
-  __device__ __noinline__ static void body(RowItem item, Ctx& ctx) {
+  __device__ __noinline__ static void body(const RowItem& item, Ctx& ctx) {
     const TaskEnv& e = ctx.env();
     const DeviceData& d = e.d;
     const int rank = ctx.rank();
@@ -91,26 +113,28 @@ struct JacobiRows {
     Scratch* s = &staged->scratch;
     Stage* stage = &staged->stage;
     auto sync = [&] { ctx.sync(); };
-    const int t = item.chunk;
+    const Chunk c = item.chunk();
+    const int t = item.index;
     int k = item.iteration;
 
     if constexpr (V == Variant::stages_phases) {
-      update_chunk<kRows>(d, t, k, rank, s, stage, sync);
+      update_chunk<kRows>(d, c, t, k, rank, s, stage, sync);
       // The phase switch orders this iteration's writes before the check runs.
       if (rank == 0 && t == 0) ctx.template enqueue<Check<V>>(k);
     } else if constexpr (V == Variant::stages_deps) {
       // After the decision to stop, the check still releases the row tasks it holds
       // back (tasks must not be left waiting); they end here.
       if (k > 0 && stop_requested(d, rank, s, sync)) return;
-      update_chunk<kRows>(d, t, k, rank, s, stage, sync);
+      update_chunk<kRows>(d, c, t, k, rank, s, stage, sync);
       ctx.sync();  // every x(k+1) of this chunk is written before rank 0 resolves
       if (rank == 0) {
-        if (k + 1 < d.max_iterations) ctx.template enqueue_after<JacobiRows<V>>(e.row_deps[t], 1, RowItem{t, k + 1});
+        if (k + 1 < d.max_iterations)
+          ctx.template enqueue_after<JacobiRows<V>>(e.row_deps[t], 1, RowItem::of(c, t, k + 1));
         if (k == 0 && t == 0) ctx.template enqueue_after<Check<V>>(*e.check_dep, d.chunk_count, k);
         ctx.resolve(*e.check_dep);
       }
     } else if constexpr (V == Variant::checkpoints) {
-      const bool done = update_chunk<kRows>(d, t, k, rank, s, stage, sync);  // rank 0: this task completed its unit
+      const bool done = update_chunk<kRows>(d, c, t, k, rank, s, stage, sync);  // rank 0: this task completed its unit
       if (rank == 0) s->flag[3] = done ? 1 : 0;
       ctx.sync();  // every x(k+1) of this chunk is written before any resolve; flag[3] is seen
       const bool window_end = (k + 1) % e.interval == 0 || k + 1 >= d.max_iterations;
@@ -123,7 +147,7 @@ struct JacobiRows {
         return;
       }
       Dependency* next = e.row_deps + static_cast<std::size_t>((k + 1) & 1) * static_cast<std::size_t>(d.chunk_count);
-      if (rank == 0) ctx.template enqueue_after<JacobiRows<V>>(next[t], e.wait_count[t], RowItem{t, k + 1});
+      if (rank == 0) ctx.template enqueue_after<JacobiRows<V>>(next[t], e.wait_count[t], RowItem::of(c, t, k + 1));
       if (s->flag[3] != 0) {
         const int u = e.unit[t];
         for (int i = e.consumer_ptr[u] + rank; i < e.consumer_ptr[u + 1]; i += kTaskThreads)
@@ -131,19 +155,27 @@ struct JacobiRows {
       }
     } else {
       static_assert(V == Variant::autonomous);
-      // A row task of the iteration after the stop runs ahead of the decision; skip it
-      // once the flag is up (it would compute an unused iterate otherwise: harmless, and
-      // its arrival can never complete the iteration, which the decider of k - 1 did not
-      // join). Nothing is read on the flag's strength, so a relaxed load will do, and it
-      // goes out with the chunk's load: one round trip at the start of the task, not two
-      // one after the other (an acquire would hold the chunk's load back).
-      const Chunk c = d.chunks[t];
-      if (k > 0) {
-        if (rank == 0) s->flag[2] = atomic_ref<int>(d.state->stop).load(cuda::std::memory_order_relaxed);
-        ctx.sync();
-        if (s->flag[2] != 0) return;
-      }
+      // A row task of the iteration after the stop runs ahead of the decision and
+      // computes an iterate nobody reads: harmless (it writes neither the answer's buffer
+      // nor the partials summed), and its arrival can never complete the iteration,
+      // which the decider of k - 1 did not join. It runs to the end rather than check
+      // the stop flag first: that check was one memory round trip and a barrier at the
+      // start of every task, for work skipped once per solve.
       update_chunk<kRows>(d, c, t, k, rank, s, stage, sync);
+      // The chunks of the next iteration's row tasks, which this task creates if it
+      // arrives last: loaded now, their round trip overlaps the arrival's instead of
+      // following it. Where every chunk has a thread, into the entries' stage (free
+      // after update_chunk's last barrier); otherwise the fan-out loads them.
+      static_assert(sizeof(stage->prod) >= kTaskThreads * sizeof(Chunk) && sizeof(Chunk) == 32);
+      Chunk* next = reinterpret_cast<Chunk*>(stage->prod);
+      const bool prefetched = d.chunk_count <= kTaskThreads;
+      if (prefetched && rank < d.chunk_count) {
+        auto* to = reinterpret_cast<char*>(&next[rank]);
+        const auto* from = reinterpret_cast<const char*>(&d.chunks[rank]);
+        __pipeline_memcpy_async(to, from, 16);
+        __pipeline_memcpy_async(to + 16, from + 16, 16);
+      }
+      __pipeline_commit();
       ctx.sync();  // every x(k+1) of this chunk is written before rank 0 arrives
       for (;;) {
         // Arrive for iteration k: chunk_count row tasks, plus the decider of k - 1.
@@ -152,6 +184,7 @@ struct JacobiRows {
           const unsigned before = atomic_ref<unsigned>(e.arrivals[k]).fetch_add(1u, cuda::std::memory_order_acq_rel);
           s->flag[0] = before + 1 == expected ? 1 : 0;
         }
+        __pipeline_wait_prior(0);  // (also before the block's next task reuses the stage)
         ctx.sync();
         if (s->flag[0] == 0) return;
         // This task is the last of iteration k, and the decision of k - 1 was "go on":
@@ -159,7 +192,8 @@ struct JacobiRows {
         // writes x(k+2) into the ring slot of x(k+2-ring) (no longer read; not x(k+1),
         // the answer if k stops) and the partials of the other parity.
         if (k + 1 < d.max_iterations)
-          ctx.template enqueue_each<JacobiRows<V>>(d.chunk_count, [&](int u) { return RowItem{u, k + 1}; });
+          ctx.template enqueue_each<JacobiRows<V>>(
+              d.chunk_count, [&](int u) { return prefetched ? RowItem::of(next[u], u, k + 1) : row_item(d, u, k + 1); });
         if (reduce_and_decide(d, k, rank, s, sync)) return;
         ++k;  // go on: this task's arrival as the decider of k counts for iteration k + 1
       }
@@ -189,7 +223,7 @@ struct Check {
     const bool stop = reduce_and_decide(d, k, rank, s, sync);
     if constexpr (V == Variant::stages_phases) {
       if (!stop)
-        ctx.template enqueue_each<JacobiRows<V>>(d.chunk_count, [&](int t) { return RowItem{t, k + 1}; });
+        ctx.template enqueue_each<JacobiRows<V>>(d.chunk_count, [&](int t) { return row_item(d, t, k + 1); });
     } else {
       static_assert(V == Variant::stages_deps);
       // The check of k + 1 first (its predecessors may resolve before: allowed), then
@@ -239,7 +273,7 @@ struct Checkpoint {
       ctx.template enqueue_after<Checkpoint>(*e.check_dep, d.chunk_count, window_end - 1);
     }
     ctx.template enqueue_each<JacobiRows<Variant::checkpoints>>(d.chunk_count,
-                                                                [&](int t) { return RowItem{t, next_first}; });
+                                                                [&](int t) { return row_item(d, t, next_first); });
   }
 };
 
@@ -289,7 +323,7 @@ class TaskRunner final : public VariantRunner {
       rt_.template set_queue_capacity<Check<V>>(2);
     if constexpr (V == Variant::checkpoints) rt_.template set_queue_capacity<Checkpoint>(2);
     seeds_.resize(chunks);
-    for (std::uint32_t t = 0; t < chunks; ++t) seeds_[t] = RowItem{static_cast<std::int32_t>(t), 0};
+    for (std::uint32_t t = 0; t < chunks; ++t) seeds_[t] = RowItem::of(part.chunks[t], static_cast<std::int32_t>(t), 0);
   }
 
   RunnerResult run(Scheduler scheduler, cudaStream_t stream) override {

@@ -390,6 +390,98 @@ TEST_P(QueueGpu, OverflowWhileBlocksHoldDeepClaimsIsReported) {
   EXPECT_EQ(ok.run(GetParam()).total_tasks(), 3u + 3u * 4u);
 }
 
+// Waiting claims (schedulers/megakernel.cuh): in a program of one phaseless type whose
+// tasks fill a block, an idle megakernel block claims the queue's next position before
+// its item exists. Waves of `width` tasks, each started at once by the last task of the
+// previous wave to finish (the pattern of Jacobi's autonomous variant), so most blocks
+// wait on claimed positions; the queue of 2 * width slots wraps hundreds of times.
+struct WaveEnv {
+  unsigned width = 0;
+  unsigned waves = 0;
+  unsigned* seen = nullptr;      // width * waves
+  unsigned* arrivals = nullptr;  // waves
+  unsigned burst_id = ~0u;       // BurstTask: the task that overflows its own queue
+};
+struct WaveTask {
+  using Item = unsigned;  // wave * width + index
+  static constexpr int threads = 256;
+  static constexpr int shared_bytes = sizeof(int);
+  template <class Ctx>
+  __device__ static void execute(const Item& id, Ctx& ctx) {
+    const WaveEnv& e = ctx.env();
+    const unsigned wave = id / e.width;
+    int* last = ctx.template shared_as<int>();
+    if (ctx.rank() == 0) {
+      atomicAdd(&e.seen[id], 1u);
+      *last = atomicAdd(&e.arrivals[wave], 1u) + 1 == e.width ? 1 : 0;
+    }
+    ctx.sync();
+    if (*last != 0 && wave + 1 < e.waves)
+      ctx.template enqueue_each<WaveTask>(static_cast<int>(e.width),
+                                          [&](int k) { return (wave + 1) * e.width + static_cast<unsigned>(k); });
+  }
+};
+
+TEST_P(QueueGpu, WavesReleasedAtOnceRunEveryTaskOnceWhileBlocksWaitOnClaims) {
+  const unsigned width = 37;
+  const unsigned waves = apiary::testing::scaled(400, 50);
+  DeviceBuffer<unsigned> seen(width * waves);
+  DeviceBuffer<unsigned> arrivals(waves);
+  RunOptions opt;
+  opt.queue_capacity = 2 * width;
+  Runtime<Program<Phaseless<WaveTask>>, WaveEnv> rt(opt, WaveEnv{width, waves, seen.data(), arrivals.data()});
+  std::vector<unsigned> first(width);
+  for (unsigned k = 0; k < width; ++k) first[k] = k;
+  for (int run = 0; run < 2; ++run) {  // the first run ends with blocks still waiting on claims
+    seen.fill_zero();
+    arrivals.fill_zero();
+    rt.seed<WaveTask>(first);
+    const RunStats s = rt.run(GetParam());
+    EXPECT_EQ(s.types[0].executed, width * waves);
+    std::size_t wrong = 0;
+    for (unsigned c : seen.to_host()) wrong += c != 1;
+    ASSERT_EQ(wrong, 0u) << "run " << run;
+  }
+}
+
+// An error while blocks wait on claimed positions ends the run: task `burst_id` pushes
+// more slow tasks into its own queue than it holds, while every other block is busy with
+// one of them or waits for a position past them.
+struct BurstTask {
+  using Item = unsigned;
+  static constexpr int threads = 256;
+  static constexpr int shared_bytes = 0;
+  template <class Ctx>
+  __device__ static void execute(const Item& id, Ctx& ctx) {
+    if (id == ctx.env().burst_id) {
+      ctx.template enqueue_each<BurstTask>(8192, [](int k) { return 1000u + static_cast<unsigned>(k); });
+    } else if (id >= 1000u) {
+      const unsigned long long t0 = global_time_ns();
+      while (global_time_ns() - t0 < 200000 && !ctx.aborted()) __nanosleep(1000);
+    }
+  }
+};
+
+TEST_P(QueueGpu, OverflowWhileBlocksWaitOnClaimsIsReported) {
+  RunOptions opt;
+  opt.queue_capacity = 64;
+  WaveEnv env;
+  env.burst_id = 2;
+  Runtime<Program<Phaseless<BurstTask>>, WaveEnv> rt(opt, env);
+  const std::vector<unsigned> seeds{0, 1, 2, 3};
+  rt.seed<BurstTask>(seeds);
+  try {
+    rt.run(GetParam());
+    FAIL() << "expected an overflow";
+  } catch (const OverflowError& e) {
+    EXPECT_NE(std::string(e.what()).find("BurstTask"), std::string::npos) << e.what();
+  }
+  env.burst_id = ~0u;  // the same runtime runs cleanly afterwards
+  Runtime<Program<Phaseless<BurstTask>>, WaveEnv> ok(opt, env);
+  ok.seed<BurstTask>(seeds);
+  EXPECT_EQ(ok.run(GetParam()).total_tasks(), 4u);
+}
+
 INSTANTIATE_TEST_SUITE_P(Schedulers, QueueGpu, apiary::testing::all_schedulers(),
                          apiary::testing::scheduler_name);
 

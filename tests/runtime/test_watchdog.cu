@@ -16,9 +16,12 @@
 namespace apiary {
 namespace {
 
-struct Stuck {
+// Threads: 32, and a whole block (the megakernel's other blocks then wait on claimed
+// positions: schedulers/megakernel.cuh, waiting claims).
+template <int Threads>
+struct StuckOf {
   using Item = int;
-  static constexpr int threads = 32;
+  static constexpr int threads = Threads;
   static constexpr int shared_bytes = 0;
   template <class Ctx>
   __device__ static void execute(const Item&, Ctx&) {
@@ -26,17 +29,19 @@ struct Stuck {
     while (never == 0) __nanosleep(1000);  // ignores ctx.aborted(): a genuinely stuck task
   }
 };
-using StuckProgram = Program<Phaseless<Stuck>>;
 
 // In the child process: run, check the error, and exit 0 only when it is the expected one.
+template <int Threads>
 [[noreturn]] void run_stuck_program(Scheduler scheduler) {
+  using Stuck = StuckOf<Threads>;
+  using StuckProgram = Program<Phaseless<Stuck>>;
   RunOptions opt;
   opt.watchdog_seconds = 0.5;
   int code = 1;
   const auto t0 = std::chrono::steady_clock::now();
   try {
     Runtime<StuckProgram> rt(opt);
-    rt.seed<Stuck>(0);
+    rt.template seed<Stuck>(0);
     rt.run(scheduler);
     std::fprintf(stderr, "expected the watchdog, the run succeeded\n");
   } catch (const WatchdogError& e) {
@@ -60,7 +65,13 @@ class WatchdogDeathTest : public apiary::testing::SchedulerTest {};
 TEST_P(WatchdogDeathTest, StopsAKernelWhoseTaskNeverReturns) {
   APIARY_SKIP_STUCK_TASK_TEST_UNDER_SANITIZER(GetParam());
   GTEST_FLAG_SET(death_test_style, "threadsafe");
-  EXPECT_EXIT(run_stuck_program(GetParam()), ::testing::ExitedWithCode(0), "");
+  EXPECT_EXIT(run_stuck_program<32>(GetParam()), ::testing::ExitedWithCode(0), "");
+}
+
+TEST_P(WatchdogDeathTest, StopsAKernelWhoseBlockWideTaskNeverReturns) {
+  APIARY_SKIP_STUCK_TASK_TEST_UNDER_SANITIZER(GetParam());
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(run_stuck_program<256>(GetParam()), ::testing::ExitedWithCode(0), "");
 }
 
 INSTANTIATE_TEST_SUITE_P(Schedulers, WatchdogDeathTest, apiary::testing::all_schedulers(),

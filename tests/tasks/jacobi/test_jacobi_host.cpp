@@ -536,8 +536,8 @@ TEST(JacobiCheckpointsProtocol, RandomInterleavingsKeepEveryIterateIntact) {
 // the changes of k (a decide step that overlaps with the next iteration's tasks), and a
 // decider that goes on arrives once more for k + 1. Checks the versions every row task
 // reads, that no running step writes what another reads (x ring of two versions, change
-// slots by parity), that at most one iteration runs past the decision, and that the
-// answer survives it.
+// slots by parity), that at most one iteration runs past the decision (whole: its tasks
+// do not look at the stop flag), and that the answer survives it.
 void simulate_autonomous(const JacobiProblem& p, const Partition& part, int max_iterations, int converged_at,
                          std::uint64_t seed) {
   const auto chunks = static_cast<std::int32_t>(part.chunks.size());
@@ -556,7 +556,6 @@ void simulate_autonomous(const JacobiProblem& p, const Partition& part, int max_
   std::vector<Step> ready, running;
   std::vector<int> arrivals(static_cast<std::size_t>(max_iterations) + 1, 0);
   std::vector<int> arrival_pieces(static_cast<std::size_t>(p.n), 0);
-  bool stop = false;
   int answer = -1;
   int highest = 0;
 
@@ -606,7 +605,6 @@ void simulate_autonomous(const JacobiProblem& p, const Partition& part, int max_
       const std::size_t i = rng() % ready.size();
       Step st = std::move(ready[i]);
       ready.erase(ready.begin() + static_cast<std::ptrdiff_t>(i));
-      if (st.k > 0 && stop) continue;  // the flag is up: the task returns at once
       highest = std::max(highest, st.k);
       for (const Key& key : st.reads) {
         if (std::get<0>(key) != 0) continue;
@@ -622,8 +620,7 @@ void simulate_autonomous(const JacobiProblem& p, const Partition& part, int max_
     running.erase(running.begin() + static_cast<std::ptrdiff_t>(i));
     if (st.decide) {
       if (st.k == converged_at || st.k + 1 >= max_iterations) {
-        stop = true;
-        answer = st.k + 1;
+        answer = st.k + 1;  // the row tasks of answer, started already, still run to the end
       } else {
         arrive(st.k + 1);
       }
