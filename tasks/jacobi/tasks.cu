@@ -33,6 +33,7 @@
 #include <bit>
 #include <cstdint>
 #include <stdexcept>
+#include <type_traits>
 
 #include "schedulers/run.cuh"
 #include "tasks/jacobi/workspace.hpp"
@@ -55,16 +56,25 @@ struct TaskEnv {
   int interval = 1;
 };
 
-// A row task: its chunk's bounds travel with it, so the task's first loads are its
-// entries (a chunk index alone meant one more dependent load at the start of every
-// task). 32 bytes: a piece's count is not in it (update_chunk reads it from the table).
-struct alignas(16) RowItem {
+// The work item of a row task: the chunk's index and the iteration (RowRef), and in the
+// autonomous variant also the chunk's bounds (RowTask). There the decider has them in
+// shared memory before it arrives (JacobiRows), so its tasks start with the loads of
+// their entries instead of their chunk's. The other variants load their chunk: with the
+// bounds in the item, the stages-phases check would load them for its fan-out (no round
+// trip saved), and the stages-deps and checkpoints tasks, whose items wait in the waiting
+// storage, took up to 19% longer (H200, session 19).
+struct RowRef {
+  std::int32_t index;  // the chunk's
+  std::int32_t iteration;
+};
+// 32 bytes: a piece's count is not in it (update_chunk reads it from the table).
+struct alignas(16) RowTask {
   std::int32_t row_begin, row_end, nz_begin, nz_end, first_piece, lanes;  // the chunk's
   std::int32_t index;                                                      // the chunk's
   std::int32_t iteration;
 
-  __host__ __device__ static RowItem of(const Chunk& c, int t, int k) {
-    return RowItem{c.row_begin, c.row_end, c.nz_begin, c.nz_end, c.first_piece, c.lanes, t, k};
+  __host__ __device__ static RowTask of(const Chunk& c, int t, int k) {
+    return RowTask{c.row_begin, c.row_end, c.nz_begin, c.nz_end, c.first_piece, c.lanes, t, k};
   }
   __device__ Chunk chunk() const {
     Chunk c;
@@ -77,10 +87,8 @@ struct alignas(16) RowItem {
     return c;
   }
 };
-
-// The row task of chunk t in iteration k, for a task that creates it without holding
-// the chunk.
-__device__ inline RowItem row_item(const DeviceData& d, int t, int k) { return RowItem::of(d.chunks[t], t, k); }
+template <Variant V>
+using RowItem = std::conditional_t<V == Variant::autonomous, RowTask, RowRef>;
 
 template <Variant V>
 struct Check;
@@ -91,7 +99,10 @@ inline constexpr RowUpdate kRows = RowUpdate::staged;
 
 template <Variant V>
 struct JacobiRows {
-  using Item = RowItem;
+  using Item = RowItem<V>;
+  // A RowTask by value took the autonomous megakernel from 80 to 90 registers, a RowRef
+  // by reference the stages-phases one from 92 to 94.
+  using ItemArg = std::conditional_t<sizeof(Item) <= 8, Item, const Item&>;
   static constexpr int threads = kTaskThreads;
   static constexpr int shared_bytes = sizeof(StagedScratch);
   static constexpr const char* name = "JacobiRows";
@@ -105,7 +116,7 @@ struct JacobiRows {
   }
 
   template <class Ctx>
-  __device__ __noinline__ static void body(const RowItem& item, Ctx& ctx) {
+  __device__ __noinline__ static void body(ItemArg item, Ctx& ctx) {
     const TaskEnv& e = ctx.env();
     const DeviceData& d = e.d;
     const int rank = ctx.rank();
@@ -113,28 +124,26 @@ struct JacobiRows {
     Scratch* s = &staged->scratch;
     Stage* stage = &staged->stage;
     auto sync = [&] { ctx.sync(); };
-    const Chunk c = item.chunk();
     const int t = item.index;
     int k = item.iteration;
 
     if constexpr (V == Variant::stages_phases) {
-      update_chunk<kRows>(d, c, t, k, rank, s, stage, sync);
+      update_chunk<kRows>(d, t, k, rank, s, stage, sync);
       // The phase switch orders this iteration's writes before the check runs.
       if (rank == 0 && t == 0) ctx.template enqueue<Check<V>>(k);
     } else if constexpr (V == Variant::stages_deps) {
       // After the decision to stop, the check still releases the row tasks it holds
       // back (tasks must not be left waiting); they end here.
       if (k > 0 && stop_requested(d, rank, s, sync)) return;
-      update_chunk<kRows>(d, c, t, k, rank, s, stage, sync);
+      update_chunk<kRows>(d, t, k, rank, s, stage, sync);
       ctx.sync();  // every x(k+1) of this chunk is written before rank 0 resolves
       if (rank == 0) {
-        if (k + 1 < d.max_iterations)
-          ctx.template enqueue_after<JacobiRows<V>>(e.row_deps[t], 1, RowItem::of(c, t, k + 1));
+        if (k + 1 < d.max_iterations) ctx.template enqueue_after<JacobiRows<V>>(e.row_deps[t], 1, RowRef{t, k + 1});
         if (k == 0 && t == 0) ctx.template enqueue_after<Check<V>>(*e.check_dep, d.chunk_count, k);
         ctx.resolve(*e.check_dep);
       }
     } else if constexpr (V == Variant::checkpoints) {
-      const bool done = update_chunk<kRows>(d, c, t, k, rank, s, stage, sync);  // rank 0: this task completed its unit
+      const bool done = update_chunk<kRows>(d, t, k, rank, s, stage, sync);  // rank 0: this task completed its unit
       if (rank == 0) s->flag[3] = done ? 1 : 0;
       ctx.sync();  // every x(k+1) of this chunk is written before any resolve; flag[3] is seen
       const bool window_end = (k + 1) % e.interval == 0 || k + 1 >= d.max_iterations;
@@ -147,7 +156,7 @@ struct JacobiRows {
         return;
       }
       Dependency* next = e.row_deps + static_cast<std::size_t>((k + 1) & 1) * static_cast<std::size_t>(d.chunk_count);
-      if (rank == 0) ctx.template enqueue_after<JacobiRows<V>>(next[t], e.wait_count[t], RowItem::of(c, t, k + 1));
+      if (rank == 0) ctx.template enqueue_after<JacobiRows<V>>(next[t], e.wait_count[t], RowRef{t, k + 1});
       if (s->flag[3] != 0) {
         const int u = e.unit[t];
         for (int i = e.consumer_ptr[u] + rank; i < e.consumer_ptr[u + 1]; i += kTaskThreads)
@@ -161,7 +170,7 @@ struct JacobiRows {
       // which the decider of k - 1 did not join. It runs to the end rather than check
       // the stop flag first: that check was one memory round trip and a barrier at the
       // start of every task, for work skipped once per solve.
-      update_chunk<kRows>(d, c, t, k, rank, s, stage, sync);
+      update_chunk<kRows>(d, item.chunk(), t, k, rank, s, stage, sync);
       // The chunks of the next iteration's row tasks, which this task creates if it
       // arrives last: loaded now, their round trip overlaps the arrival's instead of
       // following it. Where every chunk has a thread, into the entries' stage (free
@@ -193,7 +202,7 @@ struct JacobiRows {
         // the answer if k stops) and the partials of the other parity.
         if (k + 1 < d.max_iterations)
           ctx.template enqueue_each<JacobiRows<V>>(
-              d.chunk_count, [&](int u) { return prefetched ? RowItem::of(next[u], u, k + 1) : row_item(d, u, k + 1); });
+              d.chunk_count, [&](int u) { return RowTask::of(prefetched ? next[u] : d.chunks[u], u, k + 1); });
         if (reduce_and_decide(d, k, rank, s, sync)) return;
         ++k;  // go on: this task's arrival as the decider of k counts for iteration k + 1
       }
@@ -223,7 +232,7 @@ struct Check {
     const bool stop = reduce_and_decide(d, k, rank, s, sync);
     if constexpr (V == Variant::stages_phases) {
       if (!stop)
-        ctx.template enqueue_each<JacobiRows<V>>(d.chunk_count, [&](int t) { return row_item(d, t, k + 1); });
+        ctx.template enqueue_each<JacobiRows<V>>(d.chunk_count, [&](int t) { return RowRef{t, k + 1}; });
     } else {
       static_assert(V == Variant::stages_deps);
       // The check of k + 1 first (its predecessors may resolve before: allowed), then
@@ -273,7 +282,7 @@ struct Checkpoint {
       ctx.template enqueue_after<Checkpoint>(*e.check_dep, d.chunk_count, window_end - 1);
     }
     ctx.template enqueue_each<JacobiRows<Variant::checkpoints>>(d.chunk_count,
-                                                                [&](int t) { return row_item(d, t, next_first); });
+                                                                [&](int t) { return RowRef{t, next_first}; });
   }
 };
 
@@ -323,11 +332,18 @@ class TaskRunner final : public VariantRunner {
       rt_.template set_queue_capacity<Check<V>>(2);
     if constexpr (V == Variant::checkpoints) rt_.template set_queue_capacity<Checkpoint>(2);
     seeds_.resize(chunks);
-    for (std::uint32_t t = 0; t < chunks; ++t) seeds_[t] = RowItem::of(part.chunks[t], static_cast<std::int32_t>(t), 0);
+    for (std::uint32_t t = 0; t < chunks; ++t) {
+      const auto index = static_cast<std::int32_t>(t);
+      if constexpr (V == Variant::autonomous) {
+        seeds_[t] = RowTask::of(part.chunks[t], index, 0);
+      } else {
+        seeds_[t] = RowRef{index, 0};
+      }
+    }
   }
 
   RunnerResult run(Scheduler scheduler, cudaStream_t stream) override {
-    rt_.template seed<JacobiRows<V>>(std::span<const RowItem>(seeds_));
+    rt_.template seed<JacobiRows<V>>(std::span<const RowItem<V>>(seeds_));
     RunnerResult r;
     r.stats = rt_.run(scheduler, stream);
     r.milliseconds = r.stats->milliseconds;
@@ -368,7 +384,7 @@ class TaskRunner final : public VariantRunner {
   DeviceChunkGraph graph_;
   Runtime<P, TaskEnv> rt_;
   bool trace_;
-  std::vector<RowItem> seeds_;
+  std::vector<RowItem<V>> seeds_;
 };
 
 }  // namespace
