@@ -38,7 +38,9 @@ inline constexpr std::size_t kCounterSpacing = 256;
 // `tail` and `peak` by producers, `executed` by the end of every batch. In one block, the
 // polls and the end-of-batch updates delayed the claims.
 struct QueueCounters {
-  alignas(kCounterSpacing) long long ready = 0;  // published, not yet claimed (may dip below 0 briefly)
+  // Published minus claimed positions: dips below 0 briefly, and stays below 0 while
+  // megakernel blocks wait on positions they claimed ahead (waiting claims).
+  alignas(kCounterSpacing) long long ready = 0;
   alignas(kCounterSpacing) unsigned long long head = 0;  // next position to hand to a consumer
   alignas(kCounterSpacing) unsigned long long tail = 0;  // next position to hand to a producer
   unsigned long long peak = 0;                            // highest fill seen by a producer
