@@ -20,8 +20,9 @@ using sparse::index_t;
 // Threads of a row task, of a check task and of a block in the kernel baselines.
 inline constexpr int kTaskThreads = 256;
 
-// One chunk: a range of whole rows, or one piece of a split row. 32 bytes. A row task
-// carries all of it but the piece count in its work item (tasks.cu: RowItem).
+// One chunk: a range of whole rows, or one piece of a split row. 32 bytes. The
+// autonomous variant's row task carries all of it but the piece count in its work item
+// (tasks.cu: RowTask).
 struct Chunk {
   std::int32_t row_begin = 0;     // rows [row_begin, row_end)
   std::int32_t row_end = 0;       // a piece: row_begin + 1
