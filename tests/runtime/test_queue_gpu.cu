@@ -55,6 +55,19 @@ using FanProgram = Program<Phaseless<Source, Sink>>;
 
 class QueueGpu : public SchedulerTest {};
 
+// Runs `rt`, which must fail with an overflow; returns the error's message ("" and a
+// test failure when it does not).
+template <class R>
+std::string overflow_message(R& rt, Scheduler scheduler) {
+  try {
+    rt.run(scheduler);
+  } catch (const OverflowError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "expected an overflow";
+  return "";
+}
+
 TEST_P(QueueGpu, EveryItemExactlyOnceUnderContention) {
   const unsigned sources = apiary::testing::scaled(4096);
   const int fan = 256;
@@ -208,26 +221,16 @@ TEST_P(QueueGpu, OverflowIsReportedWithQueueAndCapacity) {
   std::vector<unsigned> ids(64);
   for (unsigned i = 0; i < 64; ++i) ids[i] = i;
   rt.seed<Source>(ids);
-  try {
-    rt.run(GetParam());
-    FAIL() << "expected an overflow";
-  } catch (const OverflowError& e) {
-    const std::string msg = e.what();
-    EXPECT_NE(msg.find("Sink"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("1024"), std::string::npos) << msg;
-  }
+  const std::string msg = overflow_message(rt, GetParam());
+  EXPECT_NE(msg.find("Sink"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("1024"), std::string::npos) << msg;
   // The same with enqueue_each, whose warps reserve their positions at once.
   using PT = Program<Phase<SourceTogether>, Phase<Sink>>;
   Runtime<PT, FanEnv> together(opt, FanEnv{4096, 0, seen.data()});
   together.seed<SourceTogether>(ids);
-  try {
-    together.run(GetParam());
-    FAIL() << "expected an overflow";
-  } catch (const OverflowError& e) {
-    const std::string msg = e.what();
-    EXPECT_NE(msg.find("Sink"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("1024"), std::string::npos) << msg;
-  }
+  const std::string msg_together = overflow_message(together, GetParam());
+  EXPECT_NE(msg_together.find("Sink"), std::string::npos) << msg_together;
+  EXPECT_NE(msg_together.find("1024"), std::string::npos) << msg_together;
   // The runtime stays usable after an error: the next run starts clean.
   Runtime<FanProgram, FanEnv> ok(RunOptions{}, FanEnv{4, 0, seen.data()});
   ok.seed<Source>(ids);
@@ -378,12 +381,8 @@ TEST_P(QueueGpu, OverflowWhileBlocksHoldDeepClaimsIsReported) {
   std::vector<unsigned> ids(count);
   for (unsigned i = 0; i < count; ++i) ids[i] = i;
   rt.seed<OverflowingBlockTask>(ids);
-  try {
-    rt.run(GetParam());
-    FAIL() << "expected an overflow";
-  } catch (const OverflowError& e) {
-    EXPECT_NE(std::string(e.what()).find("Sink"), std::string::npos) << e.what();
-  }
+  const std::string msg = overflow_message(rt, GetParam());
+  EXPECT_NE(msg.find("Sink"), std::string::npos) << msg;
   Runtime<FanProgram, FanEnv> ok(RunOptions{}, FanEnv{4, 0, seen.data()});
   const std::vector<unsigned> sources{0, 1, 2};
   ok.seed<Source>(sources);
@@ -470,12 +469,8 @@ TEST_P(QueueGpu, OverflowWhileBlocksWaitOnClaimsIsReported) {
   Runtime<Program<Phaseless<BurstTask>>, WaveEnv> rt(opt, env);
   const std::vector<unsigned> seeds{0, 1, 2, 3};
   rt.seed<BurstTask>(seeds);
-  try {
-    rt.run(GetParam());
-    FAIL() << "expected an overflow";
-  } catch (const OverflowError& e) {
-    EXPECT_NE(std::string(e.what()).find("BurstTask"), std::string::npos) << e.what();
-  }
+  const std::string msg = overflow_message(rt, GetParam());
+  EXPECT_NE(msg.find("BurstTask"), std::string::npos) << msg;
   env.burst_id = ~0u;  // the same runtime runs cleanly afterwards
   Runtime<Program<Phaseless<BurstTask>>, WaveEnv> ok(opt, env);
   ok.seed<BurstTask>(seeds);
