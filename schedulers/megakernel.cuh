@@ -111,6 +111,19 @@ __device__ void watchdog_fire(const V& v, unsigned long long idle_ns) {
   }
 }
 
+// Whether the watchdog is on and the run has gone longer without progress than it
+// allows; then it has fired (above) on the way.
+template <class V>
+__device__ bool watchdog_expired(const V& v) {
+  if (v.watchdog_ns == 0) return false;
+  const unsigned long long now = global_time_ns();
+  const unsigned long long last =
+      atomic_ref<unsigned long long>(v.control->last_progress_ns).load(cuda::std::memory_order_relaxed);
+  if (now <= last || now - last <= v.watchdog_ns) return false;
+  watchdog_fire(v, now - last);
+  return true;
+}
+
 // Thread 0, in a program with waiting claims (above), after a poll found the queue
 // empty: claims the next position (a debt against `ready` that a later publication pays)
 // and waits until its item is published, or until the run ends (no task is left, so
@@ -140,14 +153,9 @@ __device__ __noinline__ Claim waiting_claim(const V& v, unsigned char* stage) {
         c.exit = 1;
         return c;
       }
-      if (v.watchdog_ns != 0) {
-        const u64 now = global_time_ns();
-        const u64 last = atomic_ref<u64>(ctl->last_progress_ns).load(cuda::std::memory_order_relaxed);
-        if (now > last && now - last > v.watchdog_ns) {
-          watchdog_fire(v, now - last);
-          c.exit = 1;
-          return c;
-        }
+      if (watchdog_expired(v)) {
+        c.exit = 1;
+        return c;
       }
     }
     __nanosleep(32);
@@ -260,15 +268,9 @@ __device__ Claim claim_work(const V& v, unsigned round, int eager_queue, unsigne
       return c;
     }
   }
-  if (v.watchdog_ns != 0) {
-    const unsigned long long now = global_time_ns();
-    const unsigned long long last =
-        atomic_ref<unsigned long long>(ctl->last_progress_ns).load(cuda::std::memory_order_relaxed);
-    if (now > last && now - last > v.watchdog_ns) {
-      watchdog_fire(v, now - last);
-      c.exit = 1;
-      return c;
-    }
+  if (watchdog_expired(v)) {
+    c.exit = 1;
+    return c;
   }
   c.idle = 1;
   return c;

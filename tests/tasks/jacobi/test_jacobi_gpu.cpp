@@ -158,17 +158,21 @@ TEST_P(Jacobi, RowsLongerThanTheBudgetAreSplitAndCombined) {
 // The task programs update a chunk through shared memory when it has at most 256 rows
 // and 4096 entries (device.cuh: fits_stage), otherwise directly; the kernels always
 // directly. Partitions with chunks of each kind (many short rows, more rows than a
-// stage, more entries than a stage), every iterate bit for bit against the host model.
+// stage, more entries than a stage, whole rows longer than half a stage next to short
+// ones), every iterate bit for bit against the host model.
 TEST_P(Jacobi, ChunksInsideAndOutsideTheSharedStageAgree) {
   const index_t side = scaled(60, 24);
   const Csr<double> grid = sparse::poisson2d<double>(side, side);
   const Csr<double> wide = sparse::random_diagonally_dominant<double>(scaled(6000, 600), 11, 27, 5);
+  const index_t n = scaled(4000, 2600);
+  const std::vector<index_t> long_rows{0, 1, n / 3, n / 3 + 2, n - 1};
+  const Csr<double> longer = with_long_rows(n, 11, 27, long_rows, 2300);
   struct Case {
     const Csr<double>* a;
     int nnz_budget, row_budget;
   };
   for (const Case& c : {Case{&grid, 4096, 256}, Case{&grid, 8192, 1000}, Case{&wide, 8192, 1000},
-                        Case{&wide, 512, 256}}) {
+                        Case{&wide, 512, 256}, Case{&longer, 8192, 1000}}) {
     JacobiOptions o;
     o.tolerance = 0;
     o.max_iterations = 25;
