@@ -171,7 +171,11 @@ APIARY_HD PushResult queue_push(const QueueView& q, const Item& item, const int*
 // Claims up to `want` consecutive positions; returns how many, the first in *first.
 // Every claimed position has been or is being published, so queue_take waits only
 // for a producer that is mid-write (its sequence stores may still be on their way when
-// the count it raised is seen). `eager` skips the load that keeps idle pollers off
+// the count it raised is seen) — except beside waiting claims (schedulers/megakernel.cuh),
+// which take positions from `head` before their items exist: one of them can take the
+// position between this claim's count and its `head`, and this claim then gets the next
+// one, which a later publication fills, or nothing does when the run ends meanwhile
+// (queue_take's `done`). `eager` skips the load that keeps idle pollers off
 // the counter's RMW, for a consumer that saw more work left at its last claim (`*left`:
 // the items still ready after this claim, at most 0 when none) and saves a memory
 // round trip.
@@ -198,14 +202,17 @@ APIARY_HD inline std::uint32_t queue_claim(const QueueView& q, std::uint32_t wan
 }
 
 // Reads the item at a claimed position (waiting for its producer to publish it) and
-// frees the slot. False when the run was aborted while waiting.
+// frees the slot. False when the run was aborted, or (`done`, may be null) ended, while
+// waiting: a run that has ended publishes nothing more, and the position stays unused.
 template <class Item>
-APIARY_HD bool queue_take(const QueueView& q, unsigned long long pos, Item* out, const int* abort) {
+APIARY_HD bool queue_take(const QueueView& q, unsigned long long pos, Item* out, const int* abort,
+                          const int* done = nullptr) {
   const unsigned long long mask = q.capacity - 1;
   atomic_ref<unsigned long long> seq(q.seq[pos & mask]);
   while (seq.load(cuda::std::memory_order_acquire) != pos + 1) {
     if (abort != nullptr && atomic_ref<const int>(*abort).load(cuda::std::memory_order_relaxed) != 0)
       return false;
+    if (done != nullptr && atomic_ref<const int>(*done).load(cuda::std::memory_order_relaxed) != 0) return false;
     spin_pause();
   }
   *out = static_cast<const Item*>(q.items)[pos & mask];

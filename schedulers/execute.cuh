@@ -26,12 +26,14 @@ template <std::size_t Q, class V>
 using ItemOf = typename V::Program::template type_at<Q>::Item;
 
 // All threads: read the `count` items claimed at positions first, first + 1, ... of queue
-// Q into `items` (shared memory). Sets *aborted when the run was aborted while a take
-// waited for its producer.
+// Q into `items` (shared memory). Sets *aborted when the run was aborted, or ended, while
+// a take waited for its producer (the megakernel's `done`: no task is left anywhere, so
+// the position will never be published; see queue_claim). The timesliced and controller
+// schedulers set `done` only once no worker runs, so never while a take waits there.
 template <std::size_t Q, class V>
 __device__ void stage_claimed(const V& v, unsigned long long first, unsigned count, ItemOf<Q, V>* items, int* aborted) {
   for (unsigned i = threadIdx.x; i < count; i += blockDim.x)
-    if (!queue_take(v.queues[Q], first + i, &items[i], &v.control->abort)) *aborted = 1;
+    if (!queue_take(v.queues[Q], first + i, &items[i], &v.control->abort, &v.control->done)) *aborted = 1;
 }
 
 // The barrier of the task that thread group `group` (Threads threads each) of a block of

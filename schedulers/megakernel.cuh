@@ -545,7 +545,13 @@ __device__ unsigned run_batch(const V& v, Claim& claim, unsigned char* smem, Loc
     }
   }
   block_barrier();
-  if (threadIdx.x == 0 && s_aborted != 0) local.staged_end = 0;  // the stage is incomplete: drop the rest
+  // A take ended without its item (aborted, or the run ended: see stage_claimed): no task
+  // of the batch ran, none is counted (thread 0's count is the one used), and the rest of
+  // a deep claim is dropped.
+  if (threadIdx.x == 0 && s_aborted != 0) {
+    local.staged_end = 0;
+    ran = 0;
+  }
   return ran;
 }
 

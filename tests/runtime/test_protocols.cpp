@@ -335,5 +335,33 @@ TEST(Queue, AbortEndsAWaitingConsumer) {
   setter.join();
 }
 
+// A waiting claim (schedulers/megakernel.cuh) takes a position from `head` before its
+// item exists, and can do so between an ordinary claim's count and its `head`. Here in
+// the order that leaves the ordinary claim without an item: one item published
+// (position 0); the waiting block's `head` first (it gets 0), then the ordinary claim
+// (it counts the one ready item and gets position 1), then the waiting block's count.
+// Nothing publishes position 1 once the run has ended: the take must leave when `done`
+// is set, or its block never ends and neither does the megakernel (session 20's hang).
+TEST(Queue, TakeEndsWhenTheRunEndsBeforeItsItemIsPublished) {
+  QueueFixture q(4);
+  int abort = 0, done = 0;
+  ASSERT_EQ(queue_push(q.view, std::uint64_t{7}, &abort), PushResult::ok);
+  const unsigned long long waiting = atomic_ref<unsigned long long>(q.counters.head).fetch_add(1);
+  unsigned long long ordinary = 0;
+  ASSERT_EQ(queue_claim(q.view, 1, &ordinary), 1u);
+  atomic_ref<long long>(q.counters.ready).fetch_sub(1);
+  EXPECT_EQ(waiting, 0u);
+  EXPECT_EQ(ordinary, 1u);
+  std::uint64_t item = 0;
+  ASSERT_TRUE(queue_take(q.view, waiting, &item, &abort, &done));
+  EXPECT_EQ(item, 7u);
+  std::thread ender([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    atomic_ref<int>(done).store(1);
+  });
+  EXPECT_FALSE(queue_take(q.view, ordinary, &item, &abort, &done));
+  ender.join();
+}
+
 }  // namespace
 }  // namespace apiary

@@ -443,6 +443,40 @@ TEST_P(QueueGpu, WavesReleasedAtOnceRunEveryTaskOnceWhileBlocksWaitOnClaims) {
   }
 }
 
+// The end of a run while ordinary and waiting claims race for the last items. Waves
+// wider than the grid (one block per SM), so that blocks finishing a task claim the
+// wave's remaining items with the ordinary claim while others already wait. A waiting
+// claim can take the position between an ordinary claim's count and its `head`; the
+// ordinary claim then gets the next position, which nothing fills after the last wave.
+// Before queue_take left on the run's end (runtime/queue.hpp), that block waited forever:
+// Jacobi's autonomous bench hung in 2 of 10 runs on an H100 (session 20). This test did
+// not hit that interleaving in 1500 runs on an H100 without the fix; it checks that many
+// run ends with both kinds of claims count every task once. The exit itself is tested on
+// the host (test_protocols.cpp: TakeEndsWhenTheRunEndsBeforeItsItemIsPublished).
+TEST_P(QueueGpu, RunsEndWhileOrdinaryAndWaitingClaimsRaceForTheLastItems) {
+  const unsigned width = 2 * static_cast<unsigned>(multiprocessor_count()) + 11;
+  const unsigned waves = 3;
+  DeviceBuffer<unsigned> seen(width * waves);
+  DeviceBuffer<unsigned> arrivals(waves);
+  RunOptions opt;
+  opt.queue_capacity = 4 * width;
+  opt.blocks_per_sm = 1;
+  Runtime<Program<Phaseless<WaveTask>>, WaveEnv> rt(opt, WaveEnv{width, waves, seen.data(), arrivals.data()});
+  std::vector<unsigned> first(width);
+  for (unsigned k = 0; k < width; ++k) first[k] = k;
+  const int runs = apiary::testing::scaled(1500, 300);
+  for (int run = 0; run < runs; ++run) {
+    seen.fill_zero();
+    arrivals.fill_zero();
+    rt.seed<WaveTask>(first);
+    const RunStats s = rt.run(GetParam());
+    ASSERT_EQ(s.types[0].executed, width * waves) << "run " << run;
+    std::size_t wrong = 0;
+    for (unsigned c : seen.to_host()) wrong += c != 1;
+    ASSERT_EQ(wrong, 0u) << "run " << run;
+  }
+}
+
 // An error while blocks wait on claimed positions ends the run: task `burst_id` pushes
 // more slow tasks into its own queue than it holds, while every other block is busy with
 // one of them or waits for a position past them.
