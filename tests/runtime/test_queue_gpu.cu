@@ -421,26 +421,31 @@ struct WaveTask {
   }
 };
 
-TEST_P(QueueGpu, WavesReleasedAtOnceRunEveryTaskOnceWhileBlocksWaitOnClaims) {
-  const unsigned width = 37;
-  const unsigned waves = apiary::testing::scaled(400, 50);
+// `runs` runs of `waves` waves of `width` WaveTasks under `opt`: every task runs exactly
+// once in each.
+void run_waves(Scheduler scheduler, unsigned width, unsigned waves, RunOptions opt, int runs) {
   DeviceBuffer<unsigned> seen(width * waves);
   DeviceBuffer<unsigned> arrivals(waves);
-  RunOptions opt;
-  opt.queue_capacity = 2 * width;
   Runtime<Program<Phaseless<WaveTask>>, WaveEnv> rt(opt, WaveEnv{width, waves, seen.data(), arrivals.data()});
   std::vector<unsigned> first(width);
   for (unsigned k = 0; k < width; ++k) first[k] = k;
-  for (int run = 0; run < 2; ++run) {  // the first run ends with blocks still waiting on claims
+  for (int run = 0; run < runs; ++run) {
     seen.fill_zero();
     arrivals.fill_zero();
     rt.seed<WaveTask>(first);
-    const RunStats s = rt.run(GetParam());
-    EXPECT_EQ(s.types[0].executed, width * waves);
+    const RunStats s = rt.run(scheduler);
+    ASSERT_EQ(s.types[0].executed, width * waves) << "run " << run;
     std::size_t wrong = 0;
     for (unsigned c : seen.to_host()) wrong += c != 1;
     ASSERT_EQ(wrong, 0u) << "run " << run;
   }
+}
+
+TEST_P(QueueGpu, WavesReleasedAtOnceRunEveryTaskOnceWhileBlocksWaitOnClaims) {
+  const unsigned width = 37;
+  RunOptions opt;
+  opt.queue_capacity = 2 * width;
+  run_waves(GetParam(), width, apiary::testing::scaled(400, 50), opt, 2);  // run 1 ends with blocks waiting on claims
 }
 
 // The end of a run while ordinary and waiting claims race for the last items. Waves
@@ -455,26 +460,10 @@ TEST_P(QueueGpu, WavesReleasedAtOnceRunEveryTaskOnceWhileBlocksWaitOnClaims) {
 // the host (test_protocols.cpp: TakeEndsWhenTheRunEndsBeforeItsItemIsPublished).
 TEST_P(QueueGpu, RunsEndWhileOrdinaryAndWaitingClaimsRaceForTheLastItems) {
   const unsigned width = 2 * static_cast<unsigned>(multiprocessor_count()) + 11;
-  const unsigned waves = 3;
-  DeviceBuffer<unsigned> seen(width * waves);
-  DeviceBuffer<unsigned> arrivals(waves);
   RunOptions opt;
   opt.queue_capacity = 4 * width;
   opt.blocks_per_sm = 1;
-  Runtime<Program<Phaseless<WaveTask>>, WaveEnv> rt(opt, WaveEnv{width, waves, seen.data(), arrivals.data()});
-  std::vector<unsigned> first(width);
-  for (unsigned k = 0; k < width; ++k) first[k] = k;
-  const int runs = apiary::testing::scaled(1500, 300);
-  for (int run = 0; run < runs; ++run) {
-    seen.fill_zero();
-    arrivals.fill_zero();
-    rt.seed<WaveTask>(first);
-    const RunStats s = rt.run(GetParam());
-    ASSERT_EQ(s.types[0].executed, width * waves) << "run " << run;
-    std::size_t wrong = 0;
-    for (unsigned c : seen.to_host()) wrong += c != 1;
-    ASSERT_EQ(wrong, 0u) << "run " << run;
-  }
+  run_waves(GetParam(), width, 3, opt, apiary::testing::scaled(1500, 300));
 }
 
 // An error while blocks wait on claimed positions ends the run: task `burst_id` pushes
