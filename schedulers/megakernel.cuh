@@ -111,19 +111,6 @@ __device__ void watchdog_fire(const V& v, unsigned long long idle_ns) {
   }
 }
 
-// Whether the watchdog is on and the run has gone longer without progress than it
-// allows; then it has fired (above) on the way.
-template <class V>
-__device__ bool watchdog_expired(const V& v) {
-  if (v.watchdog_ns == 0) return false;
-  const unsigned long long now = global_time_ns();
-  const unsigned long long last =
-      atomic_ref<unsigned long long>(v.control->last_progress_ns).load(cuda::std::memory_order_relaxed);
-  if (now <= last || now - last <= v.watchdog_ns) return false;
-  watchdog_fire(v, now - last);
-  return true;
-}
-
 // Thread 0, in a program with waiting claims (above), after a poll found the queue
 // empty: claims the next position (a debt against `ready` that a later publication pays)
 // and waits until its item is published, or until the run ends (no task is left, so
@@ -153,9 +140,17 @@ __device__ __noinline__ Claim waiting_claim(const V& v, unsigned char* stage) {
         c.exit = 1;
         return c;
       }
-      if (watchdog_expired(v)) {
-        c.exit = 1;
-        return c;
+      // The same check as claim_work's, written out: with one helper for both, Jacobi's
+      // autonomous variant took 7.11 instead of 6.94 us per iteration at 10^4 non-zeros
+      // (H100, session 20), at the same 80 registers.
+      if (v.watchdog_ns != 0) {
+        const u64 now = global_time_ns();
+        const u64 last = atomic_ref<u64>(ctl->last_progress_ns).load(cuda::std::memory_order_relaxed);
+        if (now > last && now - last > v.watchdog_ns) {
+          watchdog_fire(v, now - last);
+          c.exit = 1;
+          return c;
+        }
       }
     }
     __nanosleep(32);
@@ -268,9 +263,15 @@ __device__ Claim claim_work(const V& v, unsigned round, int eager_queue, unsigne
       return c;
     }
   }
-  if (watchdog_expired(v)) {
-    c.exit = 1;
-    return c;
+  if (v.watchdog_ns != 0) {
+    const unsigned long long now = global_time_ns();
+    const unsigned long long last =
+        atomic_ref<unsigned long long>(ctl->last_progress_ns).load(cuda::std::memory_order_relaxed);
+    if (now > last && now - last > v.watchdog_ns) {
+      watchdog_fire(v, now - last);
+      c.exit = 1;
+      return c;
+    }
   }
   c.idle = 1;
   return c;
