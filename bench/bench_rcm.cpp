@@ -1,5 +1,6 @@
-// RCM benchmark: the GPU variants (`cub`; `tasks` under every scheduler of the build)
-// against the serial reference (sparse::rcm) and cuSOLVER's cusolverSpXcsrsymrcmHost (one
+// RCM benchmark: the GPU variants (`cub`; `tasks` under every scheduler of the build, and
+// under the megakernel once more with the Cuthill–McKee search by claims instead of from
+// the start-node search's levels) against the serial reference (sparse::rcm) and cuSOLVER's cusolverSpXcsrsymrcmHost (one
 // CPU thread), measured in the same run, on the shared real matrices and on generated
 // Poisson 2D/3D and random graphs of >= 10^6 non-zeros, every matrix scrambled by a random
 // symmetric permutation first (an ordered grid would already be banded). Reports median
@@ -53,8 +54,15 @@ double median(std::vector<double> v) {
 struct Method {
   rcm::RcmVariant variant;
   Scheduler scheduler;
+  bool reuse_levels = true;  // tasks: false = the Cuthill–McKee search with claims (as before)
   std::string name() const {
-    return variant == rcm::RcmVariant::cub ? "cub" : fmt::format("tasks {}", to_string(scheduler));
+    if (variant == rcm::RcmVariant::cub) return "cub";
+    return fmt::format("tasks {}{}", to_string(scheduler), reuse_levels ? "" : " claims");
+  }
+  rcm::RcmGpuResult run(const Csr<double>& a) const {
+    rcm::RcmGpuOptions o;
+    o.reuse_levels = reuse_levels;
+    return rcm::rcm_gpu(a, variant, scheduler, o);
   }
 };
 
@@ -97,11 +105,12 @@ int main(int argc, char** argv) {
 
     std::vector<Method> methods{{rcm::RcmVariant::cub, Scheduler::megakernel}};
     for (Scheduler sch : available_schedulers()) methods.push_back({rcm::RcmVariant::tasks, sch});
+    methods.push_back({rcm::RcmVariant::tasks, Scheduler::megakernel, false});
 
     nlohmann::json rows = nlohmann::json::array();
-    fmt::print("device {}\n\n{:<30} {:>9} {:>10} {:>10} {:<22} {:>10} {:>10} {:>10} {:>9} {:>9} {:>5}\n",
+    fmt::print("device {}\n\n{:<30} {:>9} {:>10} {:>10} {:<24} {:>10} {:>10} {:>8} {:>8} {:>10} {:>9} {:>9} {:>5}\n",
                describe(query_device()), "matrix", "n", "nnz", "bw before", "method", "bw after", "gpu ms",
-               "serial ms", "x serial", "x cusolv", "same");
+               "start", "perm", "serial ms", "x serial", "x cusolv", "same");
     for (const auto& [name, a0] : cases) {
       const Csr<double> a = sparse::is_pattern_symmetric(a0) ? a0 : sparse::symmetrize_pattern(a0);
       std::vector<double> ts, tc;
@@ -114,19 +123,19 @@ int main(int argc, char** argv) {
       for (int i = 0; i < reps; ++i) tc.push_back(rcm::cusolver_rcm(a).ms);
       const double s = median(ts), c = median(tc);
       for (const Method& method : methods) {
-        rcm::rcm_gpu(a, method.variant, method.scheduler);  // warm-up
+        method.run(a);  // warm-up
         std::vector<double> tg;
         rcm::RcmGpuResult g;
         for (int i = 0; i < reps; ++i) {
-          g = rcm::rcm_gpu(a, method.variant, method.scheduler);
+          g = method.run(a);
           tg.push_back(g.total_ms);
         }
         const double gm = median(tg);
         const index_t bw_after = sparse::bandwidth(sparse::permute_symmetric(a, g.perm));
         const bool same = g.perm == ref.perm;
-        fmt::print("{:<30} {:>9} {:>10} {:>10} {:<22} {:>10} {:>10.3f} {:>10.3f} {:>9.2f} {:>9.2f} {:>5}\n", name,
-                   a.rows, a.nnz(), sparse::bandwidth(a), method.name(), bw_after, gm, s, s / gm, c / gm,
-                   same ? "yes" : "NO");
+        fmt::print("{:<30} {:>9} {:>10} {:>10} {:<24} {:>10} {:>10.3f} {:>8.2f} {:>8.2f} {:>10.3f} {:>9.2f} {:>9.2f} {:>5}\n",
+                   name, a.rows, a.nnz(), sparse::bandwidth(a), method.name(), bw_after, gm, g.start_ms,
+                   g.permutation_ms, s, s / gm, c / gm, same ? "yes" : "NO");
         rows.push_back({{"matrix", name},
                         {"n", a.rows},
                         {"nnz", a.nnz()},
@@ -134,6 +143,7 @@ int main(int argc, char** argv) {
                         {"method", method.name()},
                         {"variant", rcm::to_string(method.variant)},
                         {"scheduler", method.variant == rcm::RcmVariant::cub ? "" : to_string(method.scheduler)},
+                        {"reuse_levels", method.variant == rcm::RcmVariant::tasks && method.reuse_levels},
                         {"bandwidth_after", bw_after},
                         {"gpu_ms", gm},
                         {"gpu_min_ms", *std::min_element(tg.begin(), tg.end())},
@@ -147,6 +157,8 @@ int main(int argc, char** argv) {
                         {"runs", g.runs},
                         {"tasks", g.tasks},
                         {"phase_switches", g.phase_switches},
+                        {"cm_from_levels", g.cm_from_levels},
+                        {"cm_fallbacks", g.cm_fallbacks},
                         {"device_bytes", g.device_bytes},
                         {"same_as_reference", same}});
       }

@@ -102,13 +102,18 @@ DriverResult drive_rcm(Engine& e, index_t n, const std::vector<index_t>* given) 
     } else {
       r.cm_levels += e.cuthill_mckee(root, order);
     }
-    for (std::size_t i = first; i < order.size(); ++i) visited[order[i]] = 1;
+    // Once every vertex is ordered (a connected graph: at once) nothing is left to mark:
+    // on a million vertices the marking alone took 2 ms.
+    const bool all = order.size() == static_cast<std::size_t>(n);
+    if (!all)
+      for (std::size_t i = first; i < order.size(); ++i) visited[order[i]] = 1;
     r.permutation_ms += detail::ms_since(t0);
-    if (!visited[v])
+    if (!all && !visited[v])
       throw std::invalid_argument("rcm_gpu: start node " + std::to_string(root) + " is not in the component of vertex " +
                                   std::to_string(v));
     r.start_nodes.push_back(root);
     ++r.components;
+    if (all) break;
   }
   if (given != nullptr && given->size() != static_cast<std::size_t>(r.components))
     throw std::invalid_argument("rcm_gpu: " + std::to_string(given->size()) + " start nodes for " +

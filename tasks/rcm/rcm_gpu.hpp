@@ -57,6 +57,11 @@ struct RcmGpuOptions {
   // handles alone; 1 .. kMaxTaskTile, 0 = kMaxTaskTile. Small values force the wide-level
   // path (chunk sorts, several merge passes) on small graphs (tests).
   int task_tile = 0;
+  // `tasks`: order a component from the levels of its start-node search's last BFS (same
+  // root, same level sets; no claims), falling back to a search with claims for levels
+  // wider than 65536 or a wide level with a parent of many children. false: always search
+  // with claims (tests, comparisons). Given start nodes have no BFS to reuse.
+  bool reuse_levels = true;
 };
 
 inline constexpr int kMaxTaskTile = 2048;  // 256 threads x 8 keys per task
@@ -80,6 +85,8 @@ struct RcmGpuResult {
   int runs = 0;
   std::uint64_t tasks = 0;
   std::uint64_t phase_switches = 0;
+  int cm_from_levels = 0;  // Cuthill–McKee searches ordered from a BFS's levels
+  int cm_fallbacks = 0;    // searches whose level path gave up and searched with claims (one more run)
 };
 
 // Throws std::invalid_argument for a non-square matrix or bad start nodes (before any

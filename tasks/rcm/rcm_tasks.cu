@@ -53,6 +53,7 @@
 
 #include "schedulers/run.cuh"
 #include "tasks/rcm/device_graph.cuh"
+#include "tasks/rcm/level_pairs.cuh"
 #include "tasks/rcm/rcm_driver.hpp"
 #include "tasks/rcm/rcm_tasks.hpp"
 
@@ -112,6 +113,21 @@ struct LevelState {
   unsigned long long best;  // BFS: min (degree << 32 | vertex) over the last level
 };
 
+// Cuthill–McKee from the levels of the last BFS (Rank; level_pairs.cuh).
+struct RankEnv {
+  const std::uint32_t* pairs = nullptr;  // level k's edges into level k+1, level by level
+  const index_t* pair_begin = nullptr;   // first pair of each BFS position
+  const index_t* bfs_pos = nullptr;      // position of each vertex in the BFS order (queue)
+  const index_t* degree_at = nullptr;    // degree of the vertex at each BFS position
+  index_t levels = 0;
+  index_t* order = nullptr;  // out: the Cuthill–McKee order, positions 0 .. size-1
+  // The arrays of a level wider than the tile (RankShared holds narrower ones there):
+  unsigned* minrank = nullptr;
+  index_t* count = nullptr;
+  index_t* rank[2] = {nullptr, nullptr};
+  uint2* child = nullptr;
+};
+
 struct TaskEnv {
   const index_t* row_ptr = nullptr;
   const index_t* col = nullptr;
@@ -121,6 +137,8 @@ struct TaskEnv {
   unsigned* parent = nullptr;       // Cuthill–McKee: smallest parent position; kUnclaimed
   SortKey* runs[2] = {nullptr, nullptr};  // merge passes: source and target alternate
   LevelState* state = nullptr;
+  index_t* level_begin = nullptr;  // BFS: first position of each level (levels + 1 entries)
+  RankEnv rank;
   Dependency* plan = nullptr;  // the Plan after a wide expansion waits here
   unsigned stamp = 0;  // BFS: this search's stamp
   bool bfs = false;    // start-node search (BFS) or Cuthill–McKee
@@ -635,7 +653,10 @@ __device__ void delegate_sort(const Ctx& ctx, const TaskEnv& e, index_t begin, i
 
 template <class Ctx>
 __device__ void start_level(const Ctx& ctx, const TaskEnv& e, index_t begin, index_t end, index_t levels) {
-  if (ctx.rank() == 0) *e.state = LevelState{begin, end, end, levels, e.state->best};
+  if (ctx.rank() == 0) {
+    *e.state = LevelState{begin, end, end, levels, e.state->best};
+    e.level_begin[levels] = end;
+  }
   ctx.sync();  // the state is written before any task that reads it is queued
   if (end - begin <= e.tile) {
     if (ctx.rank() == 0) ctx.template enqueue<Narrow>(-1);
@@ -664,6 +685,7 @@ struct Narrow {
         if (e.bfs) e.mark[root] = e.stamp;
         else e.parent[root] = 0;
         *e.state = LevelState{0, 1, 1, 1, ~0ull};
+        e.level_begin[0] = 0;
         sh.next[0] = root;
       }
     } else {
@@ -677,6 +699,7 @@ struct Narrow {
     for (int step = 0; step < kLevelsPerTask; ++step) {
       if (step % 64 == 0 && ctx.aborted()) return;
       const index_t w = end - begin;
+      if (ctx.rank() == 0) e.level_begin[levels] = end;  // for Rank (the level structure of this search)
       const index_t edges = scan_level(ctx, sh, w);
       const index_t count = expand_level(ctx, sh, e, begin, w, edges);
       if (count == 0) return finish(ctx, e, begin, end, levels);
@@ -817,8 +840,217 @@ struct Merge {
   }
 };
 
+// Cuthill–McKee from the levels of the last BFS (level_pairs.cuh): level k+1 is ordered by
+// (smallest rank of a parent in level k, degree, index), the order in which the serial
+// search appends it. A Rank task walks the levels in order; per level it takes the
+// minimum over the level's pairs (one atomic each), counts the children of each parent,
+// scans the counts and lets each child rank itself among its siblings, as sort_next does.
+// Everything it reads from global memory is fixed before the search (pairs, BFS order,
+// degrees), so nothing waits for a claim. Ranks are kept by BFS-local index: level k's
+// vertex queue[level_begin[k] + j] has rank rank[k & 1][j].
+struct RankShared {
+  index_t rank[2][kMaxTaskTile];
+  union {
+    struct {
+      unsigned minrank[kMaxTaskTile];   // next level: smallest rank of a parent
+      index_t count[kMaxTaskTile + 1];  // children per parent, then their first position
+      uint2 child[kMaxTaskTile];        // (degree, vertex) in parent order
+    } c;
+    // A level wider than the tile but at most 4 tiles: its smallest parent ranks
+    // (the pairs' atomics, the most numerous, stay in shared memory; the rest is global).
+    unsigned wide_minrank[4 * kMaxTaskTile];
+    alignas(16) unsigned char sort[sizeof(SortStorage)];  // a parent with many children
+  };
+  index_t warp_total[kWarps];
+  index_t largest;  // most children of one parent
+};
+static_assert(sizeof(RankShared) <= sizeof(NarrowTaskShared), "Rank must not raise the program's shared memory");
+
+// The vertices and degrees of positions first + base + r + i * kThreads of a level of
+// `count` vertices (unguarded: past the end, the last vertex stands in), both loaded by
+// position: neither waits for the other.
+__device__ void load_children(const TaskEnv& e, int r, index_t first, index_t count, index_t base,
+                              index_t (&v)[kItems], unsigned (&d)[kItems]) {
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) v[i] = __ldg(e.queue + first + std::min(base + r + i * kThreads, count - 1));
+#pragma unroll
+  for (int i = 0; i < kItems; ++i)
+    d[i] = static_cast<unsigned>(__ldg(e.rank.degree_at + first + std::min(base + r + i * kThreads, count - 1)));
+}
+
+// Where Rank stands: levels k, k+1 and k+2 start at b0, b1, b2 (b2 = b1 + size of level
+// k+1), and the pairs of levels k and k+1 at p0, p1. rank_level loads the next window's
+// new entries when it starts and uses them only in the next level, so no level waits for
+// them.
+struct LevelWindow {
+  index_t b0, b1, b2, p0, p1;
+};
+
+// Orders level k+1 = queue[b1, b2) from the ranks of level k = queue[b0, b1), and moves the
+// window on by a level. Levels of at most `tile` vertices keep their arrays in shared
+// memory, wider ones in e.rank's (up to 4 tiles wide, their smallest parent ranks stay in
+// shared memory). Returns false, having ordered nothing, for what this path does not
+// handle: a level wider than a pair can describe, or a wide level where a parent has more
+// than kMaxSiblings children (the caller then runs the search with claims). Starts and
+// ends with a barrier passed. Not inlined: inside the megakernel's dispatch it cost the
+// BFS (Narrow) a quarter of its speed on an H100 (poisson2d:1000, 43.9 -> 58.7 ms).
+template <class Ctx>
+__device__ __noinline__ bool rank_level(const Ctx& ctx, RankShared& sh, const TaskEnv& e, index_t k, LevelWindow& w) {
+  const RankEnv& x = e.rank;
+  const int r = ctx.rank();
+  const index_t b0 = w.b0, b1 = w.b1, b2 = w.b2;
+  const index_t b3 = k + 3 <= x.levels ? __ldg(e.level_begin + k + 3) : b2;  // for the next level
+  const index_t p2 = __ldg(x.pair_begin + b2);
+  const index_t wp = b1 - b0, wn = b2 - b1;
+  if (wp > kPairLevelWidth || wn > kPairLevelWidth) return false;
+  const bool narrow = wn <= e.tile;
+  const index_t* prev = wp <= e.tile ? sh.rank[k & 1] : x.rank[k & 1];
+  index_t* next = narrow ? sh.rank[(k + 1) & 1] : x.rank[(k + 1) & 1];
+  unsigned* minrank = narrow ? sh.c.minrank : wn <= 4 * e.tile ? sh.wide_minrank : x.minrank;
+  index_t* count = narrow && wp <= e.tile ? sh.c.count : x.count;  // not over wide_minrank
+  uint2* child = narrow ? sh.c.child : x.child;
+  // The first kMaxTaskTile children, loaded now and used after the counting.
+  index_t v[kItems];
+  unsigned d[kItems];
+  load_children(e, r, b1, wn, 0, v, d);
+  for (index_t c = r; c < wn; c += kThreads) minrank[c] = kUnclaimed;
+  for (index_t p = r; p <= wp; p += kThreads) count[p] = 0;
+  if (r == 0) sh.largest = 0;
+  ctx.sync();
+  // Smallest parent rank of each child, all of a pass's pair loads issued at once.
+  const index_t pa = w.p0, pe = w.p1;
+  for (index_t base = pa; base < pe; base += kPassEdges) {
+    std::uint32_t pair[kPassItems];
+#pragma unroll
+    for (int i = 0; i < kPassItems; ++i) pair[i] = __ldg(x.pairs + std::min(base + r + i * kThreads, pe - 1));
+#pragma unroll
+    for (int i = 0; i < kPassItems; ++i)
+      if (base + r + i * kThreads < pe)
+        atomicMin(&minrank[pair[i] & 0xffffu], static_cast<unsigned>(prev[pair[i] >> 16]));
+  }
+  ctx.sync();
+  // Children per parent; a child's slot among its siblings waits in next[] meanwhile.
+  for (index_t c = r; c < wn; c += kThreads) next[c] = atomicAdd(&count[minrank[c]], 1);
+  ctx.sync();
+  // Exclusive scan of the counts, kItems consecutive parents per thread and chunk.
+  index_t carry = 0, most = 0;
+  for (index_t base = 0; base < wp; base += kMaxTaskTile) {
+    index_t n[kItems];
+    index_t sum = 0;
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) {
+      const index_t p = base + r * kItems + i;
+      n[i] = p < wp ? count[p] : 0;
+      sum += n[i];
+      most = std::max(most, n[i]);
+    }
+    index_t total = 0;
+    index_t run = carry + task_exclusive_sum(ctx, sh.warp_total, sum, total);
+    ctx.sync();  // the warp totals are read before the next chunk writes them
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) {
+      const index_t p = base + r * kItems + i;
+      if (p < wp) count[p] = run;
+      run += n[i];
+    }
+    carry += total;
+  }
+  if (r == 0) count[wp] = wn;
+  atomicMax(&sh.largest, most);
+  ctx.sync();
+  if (sh.largest > kMaxSiblings) {
+    if (!narrow) return false;
+    // A merge sort of the (narrow) level instead.
+    SortKey keys[kItems];
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) {
+      const index_t c = r + i * kThreads;
+      keys[i] = c < wn ? SortKey{std::uint64_t{minrank[c]} << 32 | d[i], static_cast<std::uint32_t>(v[i])} : kMaxKey;
+    }
+    ctx.sync();  // minrank is read before the sort's storage, over it, is written
+    static_assert(sizeof(typename TaskMergeSort<Ctx>::TempStorage) == sizeof(SortStorage));
+    TaskMergeSort<Ctx>(*reinterpret_cast<typename TaskMergeSort<Ctx>::TempStorage*>(sh.sort), ctx).Sort(keys, KeyLess{});
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) {
+      const index_t at = r * kItems + i;
+      if (at >= wn) continue;
+      const auto vertex = static_cast<index_t>(keys[i].vertex);
+      next[x.bfs_pos[vertex] - b1] = at;
+      x.order[b1 + at] = vertex;
+    }
+    ctx.sync();
+    w = LevelWindow{b1, b2, b3, pe, p2};
+    return true;
+  }
+  // The children in parent order, then each ranks itself among its siblings by
+  // (degree, index) and takes its place.
+  for (index_t base = 0; base < wn; base += kMaxTaskTile) {
+    if (base != 0) load_children(e, r, b1, wn, base, v, d);
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) {
+      const index_t c = base + r + i * kThreads;
+      if (c < wn) child[count[minrank[c]] + next[c]] = make_uint2(d[i], static_cast<unsigned>(v[i]));
+    }
+  }
+  ctx.sync();
+  for (index_t c = r; c < wn; c += kThreads) {
+    const index_t first = count[minrank[c]], last = count[minrank[c] + 1];
+    const uint2 self = child[first + next[c]];
+    index_t rank = 0;
+    for (index_t q = first; q < last; ++q) {
+      const uint2 o = child[q];
+      rank += o.x < self.x || (o.x == self.x && o.y < self.y);
+    }
+    next[c] = first + rank;
+    x.order[b1 + first + rank] = static_cast<index_t>(self.y);
+  }
+  ctx.sync();
+  w = LevelWindow{b1, b2, b3, pe, p2};
+  return true;
+}
+
+// Item: the level whose order is known: 0 for a new search (the root), or where a
+// predecessor stopped after kLevelsPerTask levels.
+struct Rank {
+  using Item = index_t;
+  static constexpr int threads = kThreads;
+  static constexpr int shared_bytes = sizeof(RankShared);
+  template <class Ctx>
+  __device__ static void execute(const Item& from, Ctx& ctx) {
+    const TaskEnv& e = ctx.env();
+    const RankEnv& x = e.rank;
+    RankShared& sh = *ctx.template shared_as<RankShared>();
+    const int r = ctx.rank();
+    index_t k = from;
+    const index_t b0 = e.level_begin[k], b1 = e.level_begin[k + 1];
+    LevelWindow w{b0, b1, k + 2 <= x.levels ? e.level_begin[k + 2] : b1, x.pair_begin[b0], x.pair_begin[b1]};
+    if (k == 0) {
+      if (r == 0) {
+        sh.rank[0][0] = 0;
+        x.order[0] = e.queue[0];
+      }
+    } else if (b1 - b0 <= e.tile) {  // a wide level's ranks are still in x.rank
+      for (index_t t = r; t < b1 - b0; t += kThreads) sh.rank[k & 1][x.bfs_pos[x.order[b0 + t]] - b0] = t;
+    }
+    ctx.sync();
+    for (int step = 0; step < kLevelsPerTask; ++step) {
+      if (k + 1 == x.levels) {
+        if (r == 0) *e.state = LevelState{w.b0, w.b1, w.b1, k + 1, 0};
+        return;
+      }
+      if (step % 64 == 0 && ctx.aborted()) return;
+      if (!rank_level(ctx, sh, e, k, w)) {
+        if (r == 0) *e.state = LevelState{0, 0, 0, -1, 0};  // the caller searches with claims
+        return;
+      }
+      ++k;
+    }
+    if (r == 0) ctx.template enqueue<Rank>(k);  // a successor goes on (the watchdog sees progress)
+  }
+};
+
 using RcmProgram =
-    Program<Phase<Narrow, Expand, Plan>, Phase<SortChunk>, Phase<Merge<0>>, Phase<Merge<1>>>;
+    Program<Phase<Narrow, Expand, Plan, Rank>, Phase<SortChunk>, Phase<Merge<0>>, Phase<Merge<1>>>;
 
 // Queue bytes of the runtime, as its constructor allocates them (docs/writing-tasks.md:
 // capacity rounded up to a power of two, times the item plus 8 bytes).
@@ -827,14 +1059,56 @@ std::size_t queue_bytes(std::uint32_t capacity) {
   return std::bit_ceil(capacity) * (sizeof(typename T::Item) + 8);
 }
 
+// The per-vertex arrays that the level path (Rank) and the merge passes of the claims
+// path use, never at the same time, carved from one allocation of 10 n + 2 indices.
+struct Scratch {
+  DeviceBuffer<index_t> memory;
+  SortKey* runs[2] = {nullptr, nullptr};  // claims path: 2 x n keys (8 n indices)
+  // Level path:
+  uint2* child = nullptr;  // 2 n
+  index_t* rank[2] = {nullptr, nullptr};
+  index_t* level_of = nullptr;  // the pair kernels' level of each vertex; then Rank's minrank
+  index_t* count = nullptr;     // n + 1: the pair kernels' scan input; then Rank's counts
+  index_t* pair_begin = nullptr;  // n + 1
+  index_t* bfs_pos = nullptr;
+  index_t* degree_at = nullptr;
+  index_t* order = nullptr;
+
+  explicit Scratch(index_t n) : memory(10 * static_cast<std::size_t>(n) + 2) {
+    index_t* at = memory.data();
+    const auto take = [&](std::size_t count) {
+      index_t* p = at;
+      at += count;
+      return p;
+    };
+    const auto un = static_cast<std::size_t>(n);
+    runs[0] = reinterpret_cast<SortKey*>(at);
+    runs[1] = reinterpret_cast<SortKey*>(at + 4 * un);
+    child = reinterpret_cast<uint2*>(take(2 * un));
+    rank[0] = take(un);
+    rank[1] = take(un);
+    level_of = take(un);
+    count = take(un + 1);
+    pair_begin = take(un + 1);
+    bfs_pos = take(un);
+    degree_at = take(un);
+    order = take(un);
+  }
+};
+
 class TaskEngine {
  public:
-  TaskEngine(const sparse::Csr<double>& g, Scheduler scheduler, int tile)
+  TaskEngine(const sparse::Csr<double>& g, Scheduler scheduler, int tile, bool reuse_levels)
       : g_(g),
         scheduler_(scheduler),
+        reuse_levels_(reuse_levels),
         queue_(static_cast<std::size_t>(g.rows)),
         mark_(static_cast<std::size_t>(g.rows)),
         parent_(static_cast<std::size_t>(g.rows)),
+        level_begin_(static_cast<std::size_t>(g.rows) + 1),
+        scratch_(g.rows),
+        pairs_(std::max<std::size_t>(g.nnz(), 1)),  // at most one pair per entry
+        scan_(level_pairs_scan_bytes(g.rows)),
         state_(1),
         plan_(make_dependencies(1)),
         rt_(run_options(), TaskEnv{}) {
@@ -847,15 +1121,11 @@ class TaskEngine {
     rt_.set_queue_capacity<SortChunk>(wide);
     rt_.set_queue_capacity<Merge<0>>(wide);
     rt_.set_queue_capacity<Merge<1>>(wide);
-    std::size_t bytes =
-        g_.bytes() + queue_.bytes() + mark_.bytes() + parent_.bytes() + state_.bytes() + plan_.bytes();
-    if (g.rows > tile) {  // merge buffers: no level of a graph that fits one tile is wider
-      runs_[0] = DeviceBuffer<SortKey>(static_cast<std::size_t>(g.rows));
-      runs_[1] = DeviceBuffer<SortKey>(static_cast<std::size_t>(g.rows));
-      bytes += runs_[0].bytes() + runs_[1].bytes();
-    }
-    bytes_ = bytes + queue_bytes<Narrow>(2) + queue_bytes<Plan>(2) + queue_bytes<Expand>(expands) +
-             queue_bytes<SortChunk>(wide) + 2 * queue_bytes<Merge<0>>(wide);
+    const std::size_t bytes = g_.bytes() + queue_.bytes() + mark_.bytes() + parent_.bytes() + level_begin_.bytes() +
+                              scratch_.memory.bytes() + pairs_.bytes() + scan_.bytes() + state_.bytes() +
+                              plan_.bytes();
+    bytes_ = bytes + queue_bytes<Narrow>(2) + queue_bytes<Plan>(2) + queue_bytes<Rank>(2) +
+             queue_bytes<Expand>(expands) + queue_bytes<SortChunk>(wide) + 2 * queue_bytes<Merge<0>>(wide);
     TaskEnv& e = rt_.env();
     e.row_ptr = g_.row_ptr.data();
     e.col = g_.col.data();
@@ -863,12 +1133,24 @@ class TaskEngine {
     e.queue = queue_.data();
     e.mark = mark_.data();
     e.parent = parent_.data();
-    e.runs[0] = runs_[0].data();
-    e.runs[1] = runs_[1].data();
+    e.runs[0] = scratch_.runs[0];
+    e.runs[1] = scratch_.runs[1];
     e.state = state_.data();
+    e.level_begin = level_begin_.data();
     e.plan = plan_.data();
     e.tile = tile;
     e.expand_chunk = expand_chunk;
+    RankEnv& x = e.rank;
+    x.pairs = pairs_.data();
+    x.pair_begin = scratch_.pair_begin;
+    x.bfs_pos = scratch_.bfs_pos;
+    x.degree_at = scratch_.degree_at;
+    x.order = scratch_.order;
+    x.minrank = reinterpret_cast<unsigned*>(scratch_.level_of);
+    x.count = scratch_.count;
+    x.rank[0] = scratch_.rank[0];
+    x.rank[1] = scratch_.rank[1];
+    x.child = scratch_.child;
   }
 
   const std::vector<index_t>& degrees() const { return g_.host_degree; }
@@ -877,23 +1159,43 @@ class TaskEngine {
   int runs() const { return runs_count_; }
   std::uint64_t tasks() const { return tasks_; }
   std::uint64_t phase_switches() const { return phase_switches_; }
+  int cm_from_levels() const { return cm_from_levels_; }
+  int cm_fallbacks() const { return cm_fallbacks_; }
 
   BfsLevels bfs(index_t root) {
     rt_.env().bfs = true;
     rt_.env().stamp = ++stamp_;
-    const LevelState s = search(root);
+    const LevelState s = search<Narrow>(root);
     best_ = s.best;
+    bfs_root_ = root;
+    bfs_levels_ = s.levels;
+    bfs_size_ = s.end;
     return {s.levels, s.end};
   }
 
   index_t min_degree_in_last_level() const { return static_cast<index_t>(best_ & 0xffffffffu); }
 
+  // From the levels of the last BFS when it started at root (the driver's start-node search
+  // ends with a BFS from the node it returns); otherwise, or when the level path gives up,
+  // a search with claims.
   index_t cuthill_mckee(index_t root, std::vector<index_t>& order) {
     rt_.env().bfs = false;
-    const LevelState s = search(root);
+    LevelState s{};
+    const index_t* from = queue_.data();
+    if (reuse_levels_ && root == bfs_root_) {
+      s = order_levels();
+      from = scratch_.order;
+      if (s.levels > 0) ++cm_from_levels_;
+      else ++cm_fallbacks_;
+    }
+    if (s.levels <= 0) {
+      s = search<Narrow>(root);
+      from = queue_.data();
+    }
+    bfs_root_ = -1;  // the claims search overwrites the BFS order in the queue
     const std::size_t first = order.size();
     order.resize(first + static_cast<std::size_t>(s.end));
-    APIARY_CUDA_CHECK(cudaMemcpy(order.data() + first, queue_.data(), static_cast<std::size_t>(s.end) * sizeof(index_t),
+    APIARY_CUDA_CHECK(cudaMemcpy(order.data() + first, from, static_cast<std::size_t>(s.end) * sizeof(index_t),
                                  cudaMemcpyDeviceToHost));
     return s.levels;
   }
@@ -902,13 +1204,26 @@ class TaskEngine {
   static RunOptions run_options() {
     RunOptions o;
     o.cyclic = true;
-    o.queue_capacity = 2;  // Narrow and Plan: one at a time; the chunk types are set above
+    o.queue_capacity = 2;  // Narrow, Plan, Rank: one at a time; the chunk types are set above
     o.waiting_capacity = 2;  // one Plan waits at a time; a spare slot keeps probing short
     return o;
   }
 
-  LevelState search(index_t root) {
-    rt_.seed<Narrow>(root);
+  // The pairs of the last BFS's levels (over the whole GPU), then one Rank task per
+  // kLevelsPerTask levels. state.levels < 0: Rank gave up.
+  LevelState order_levels() {
+    const LevelPairsArgs a{g_.row_ptr.data(), g_.col.data(),      queue_.data(),     level_begin_.data(),
+                           bfs_levels_,       bfs_size_,          g_.degree.data(),  scratch_.bfs_pos,
+                           scratch_.degree_at, scratch_.level_of, scratch_.count,    scratch_.pair_begin,
+                           pairs_.data()};
+    build_level_pairs(a, scan_.data(), scan_.bytes());
+    rt_.env().rank.levels = bfs_levels_;
+    return search<Rank>(0);
+  }
+
+  template <class T>
+  LevelState search(typename T::Item item) {
+    rt_.seed<T>(item);
     const RunStats stats = rt_.run(scheduler_);
     ++runs_count_;
     tasks_ += stats.total_tasks();
@@ -920,18 +1235,27 @@ class TaskEngine {
 
   DeviceGraph g_;
   Scheduler scheduler_;
+  bool reuse_levels_;
   DeviceBuffer<index_t> queue_;
   DeviceBuffer<unsigned> mark_;
   DeviceBuffer<unsigned> parent_;
-  DeviceBuffer<SortKey> runs_[2];
+  DeviceBuffer<index_t> level_begin_;
+  Scratch scratch_;
+  DeviceBuffer<std::uint32_t> pairs_;
+  DeviceBuffer<unsigned char> scan_;
   DeviceBuffer<LevelState> state_;
   DeviceBuffer<Dependency> plan_;
   Runtime<RcmProgram, TaskEnv> rt_;
   unsigned stamp_ = 0;
   unsigned long long best_ = 0;
+  index_t bfs_root_ = -1;  // root of the BFS whose levels are in the queue; -1: none
+  index_t bfs_levels_ = 0;
+  index_t bfs_size_ = 0;
   int runs_count_ = 0;
   std::uint64_t tasks_ = 0;
   std::uint64_t phase_switches_ = 0;
+  int cm_from_levels_ = 0;
+  int cm_fallbacks_ = 0;
   std::size_t bytes_ = 0;
 };
 
@@ -941,13 +1265,15 @@ void rcm_tasks(const sparse::Csr<double>& graph, Scheduler scheduler, const RcmG
                RcmGpuResult& r) {
   const int tile = options.task_tile == 0 ? kMaxTaskTile : options.task_tile;
   const auto t0 = std::chrono::steady_clock::now();
-  TaskEngine e(graph, scheduler, tile);
+  TaskEngine e(graph, scheduler, tile, options.reuse_levels);
   r.setup_ms = ms_since(t0);
   drive_into(e, graph.rows, options.start_nodes, r);
   r.device_bytes = e.peak_device_bytes();
   r.runs = e.runs();
   r.tasks = e.tasks();
   r.phase_switches = e.phase_switches();
+  r.cm_from_levels = e.cm_from_levels();
+  r.cm_fallbacks = e.cm_fallbacks();
 }
 
 }  // namespace apiary::rcm::detail

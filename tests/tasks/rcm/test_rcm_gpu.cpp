@@ -50,6 +50,7 @@ class RcmGpu : public ::testing::TestWithParam<Param> {
       name += std::to_string(o.task_tile);
       name += ')';
     }
+    if (!o.reuse_levels) name += " (claims only)";
     sparse::RcmResult ref;
     if (from_smallest) {
       o.start_nodes = testing::smallest_vertices(sym);
@@ -64,9 +65,13 @@ class RcmGpu : public ::testing::TestWithParam<Param> {
     EXPECT_GE(r.total_ms, 0.0) << name;
     if (variant() == RcmVariant::tasks) {
       // One run per search: every start-node BFS plus every Cuthill–McKee search of a
-      // component that is not a single vertex.
-      EXPECT_EQ(r.runs, r.bfs_count + r.components - r.isolated) << name;
+      // component that is not a single vertex, plus one for each search whose level path
+      // gave up. Without given roots, every such search starts from its last BFS's root
+      // and takes the level path when it may.
+      EXPECT_EQ(r.runs, r.bfs_count + r.components - r.isolated + r.cm_fallbacks) << name;
       EXPECT_GE(r.tasks, static_cast<std::uint64_t>(r.runs)) << name;
+      const int searched = r.components - r.isolated;
+      EXPECT_EQ(r.cm_from_levels + r.cm_fallbacks, from_smallest || !o.reuse_levels ? 0 : searched) << name;
     }
     testing::expect_same_as_reference(r, ref, sym, name);
   }
@@ -91,15 +96,20 @@ TEST_P(RcmGpu, MatchesSerialOnSharedMatrices) {
 }
 
 // cub: two radix passes instead of one packed key. tasks: tiles of 1, 3 and 32 positions,
-// so that levels of two or more vertices take the wide path, the merge passes run many
-// times with partial last tiles, and a tile may hold fewer positions than a task has
-// threads.
+// so that levels of two or more vertices take the wide paths (of the claims search: the
+// merge passes run many times with partial last tiles, and a tile may hold fewer positions
+// than a task has threads; of the level path: arrays in global memory), each with the
+// Cuthill–McKee search from the BFS's levels and with claims only.
 TEST_P(RcmGpu, MatchesSerialOnTheOtherLevelPaths) {
   std::vector<RcmGpuOptions> options;
   if (variant() == RcmVariant::cub) {
     options.emplace_back().force_two_pass_sort = true;
   } else {
-    for (int tile : {1, 3, 32}) options.push_back(with_tile(tile));
+    for (int tile : {1, 3, 32}) {
+      options.push_back(with_tile(tile));
+      options.push_back(with_tile(tile));
+      options.back().reuse_levels = false;
+    }
   }
   for (const RcmGpuOptions& o : options) {
     for (const Case& c : testing::small_cases()) check(c, o, false);
@@ -108,8 +118,30 @@ TEST_P(RcmGpu, MatchesSerialOnTheOtherLevelPaths) {
   if (variant() == RcmVariant::tasks) {
     // The widest levels (the star's leaves, the random graph's middle) with a small tile:
     // merge passes over many runs.
-    for (std::size_t i : {2u, 3u}) check(testing::large_cases()[i], with_tile(64), false);
+    for (std::size_t i : {2u, 3u}) {
+      RcmGpuOptions o = with_tile(64);
+      check(testing::large_cases()[i], o, false);
+      o.reuse_levels = false;
+      check(testing::large_cases()[i], o, false);
+    }
   }
+}
+
+// The level path of `tasks` on what it hands back or splits: the star's 4999 leaves are
+// one wide level with one parent (it gives up, and the claims search orders it); a ladder
+// 2 x 10000 with a tile of 1 has 10000 two-vertex levels, so a Rank task stops after its
+// 4096 levels with a level kept in global memory and its successor goes on from there;
+// the default tile runs the same ladder with the levels in shared memory.
+TEST_P(RcmGpu, LevelPathGivesUpOrGoesOnWhereItMust) {
+  if (variant() != RcmVariant::tasks) GTEST_SKIP() << "the level path is the tasks variant's";
+  const Case star = testing::large_cases()[3];
+  const RcmGpuResult r = run(star.a);
+  EXPECT_EQ(r.cm_from_levels, 0);
+  EXPECT_EQ(r.cm_fallbacks, 1);
+  check(star, {}, false);
+  const Case ladder{"ladder 2 x 10000", sparse::poisson2d<double>(2, 10000)};
+  check(ladder, with_tile(1), false);
+  check(ladder, {}, false);
 }
 
 TEST_P(RcmGpu, RepeatedRunsAreIdentical) {
