@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Session 21 U5: the CLI with the level path (docs example) and the CLI tests.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+SECONDS=0
+JOBS=16 .run/setup3.sh "apiary test_apps" new
+echo "built at $SECONDS s"
+export PATH=/usr/local/cuda/bin:$PATH
+A=build/new/apps/apiary; [ -x $A ] || A=$(find build/new -name apiary -type f -perm -u+x | head -1)
+T=$(find build/new -name test_apps -type f -perm -u+x | head -1)
+timeout 200 $T > $OUT/test_cli.log 2>&1; echo "test_cli rc $? $(grep -E '^\[  PASSED|^\[  FAILED' $OUT/test_cli.log | tr '\n' ' ')"
+(cd .matrices && timeout 60 ../$A rcm fe_4elt2.mtx.gz --variant all --scheduler all) > $OUT/apiary-rcm-fe_4elt2.txt 2>&1; echo "apiary rc $?"; cat $OUT/apiary-rcm-fe_4elt2.txt
+sed -i "s#$PWD#.#g" $OUT/*
+echo "all done at $SECONDS s"
