@@ -4,10 +4,10 @@
 // argument checks that the GPU runs are the ones the host tests exercise.
 //
 // An engine offers, each call synchronous (its work is finished when it returns):
-//   const std::vector<index_t>& degrees();            // self-loops excluded
+//   index_t degree(index_t v);                         // self-loops excluded
 //   BfsLevels bfs(index_t root);                        // rooted level structure
 //   index_t min_degree_in_last_level();                 // of the last bfs; ties: smallest index
-//   index_t cuthill_mckee(index_t root, std::vector<index_t>& order);  // appends, returns levels
+//   CmOrder cuthill_mckee(index_t root, index_t* end);  // its order reversed, ending at end
 #pragma once
 
 #include <chrono>
@@ -28,6 +28,14 @@ struct BfsLevels {
   index_t size = 0;    // vertices reached
 };
 
+// A Cuthill–McKee search's outcome; its order went reversed into the `size` entries
+// before the `end` the driver gave (the final permutation reverses the concatenated
+// orders, so each engine writes its part in place and nothing is copied twice).
+struct CmOrder {
+  index_t levels = 0;
+  index_t size = 0;
+};
+
 struct DriverResult {
   std::vector<index_t> perm;  // perm[new] = old
   std::vector<index_t> start_nodes;
@@ -36,7 +44,7 @@ struct DriverResult {
   index_t cm_levels = 0;    // levels of all Cuthill–McKee searches together
   int bfs_count = 0;        // searches of the start-node finder
   double start_ms = 0;      // start-node search
-  double permutation_ms = 0;  // Cuthill–McKee searches, sorts and the final reversal
+  double permutation_ms = 0;  // Cuthill–McKee searches and sorts, the orders written reversed
 };
 
 namespace detail {
@@ -73,10 +81,9 @@ template <class Engine>
 DriverResult drive_rcm(Engine& e, index_t n, const std::vector<index_t>* given) {
   using clock = std::chrono::steady_clock;
   DriverResult r;
-  const std::vector<index_t>& degree = e.degrees();
   std::vector<std::uint8_t> visited(static_cast<std::size_t>(n), 0);
-  std::vector<index_t> order;
-  order.reserve(static_cast<std::size_t>(n));
+  r.perm.resize(static_cast<std::size_t>(n));
+  index_t left = n;  // r.perm[left, n): the components so far, the first one last
   for (index_t v = 0; v < n; ++v) {
     if (visited[v]) continue;
     index_t root = v;
@@ -88,25 +95,30 @@ DriverResult drive_rcm(Engine& e, index_t n, const std::vector<index_t>* given) 
       if (root < 0 || root >= n || visited[root])
         throw std::invalid_argument("rcm_gpu: start node " + std::to_string(root) + " of component " +
                                     std::to_string(c) + " is out of range or in an earlier component");
-    } else if (degree[v] > 0) {
+    } else if (e.degree(v) > 0) {
       const auto t0 = clock::now();
       root = find_start_node(e, v, r.bfs_count);
       r.start_ms += detail::ms_since(t0);
     }
     const auto t0 = clock::now();
-    const std::size_t first = order.size();
-    if (degree[root] == 0) {
-      order.push_back(root);  // nobody is adjacent to it: no search needed
+    const index_t end = left;
+    if (e.degree(root) == 0) {
+      r.perm[static_cast<std::size_t>(--left)] = root;  // nobody is adjacent to it: no search needed
       ++r.isolated;
       ++r.cm_levels;
     } else {
-      r.cm_levels += e.cuthill_mckee(root, order);
+      const CmOrder o = e.cuthill_mckee(root, r.perm.data() + end);
+      if (o.size < 1 || o.size > end)
+        throw std::logic_error("rcm_gpu: a search ordered " + std::to_string(o.size) + " vertices with " +
+                               std::to_string(end) + " left");
+      left -= o.size;
+      r.cm_levels += o.levels;
     }
     // Once every vertex is ordered (a connected graph: at once) nothing is left to mark:
     // on a million vertices the marking alone took 2 ms.
-    const bool all = order.size() == static_cast<std::size_t>(n);
+    const bool all = left == 0;
     if (!all)
-      for (std::size_t i = first; i < order.size(); ++i) visited[order[i]] = 1;
+      for (index_t i = left; i < end; ++i) visited[r.perm[static_cast<std::size_t>(i)]] = 1;
     r.permutation_ms += detail::ms_since(t0);
     if (!all && !visited[v])
       throw std::invalid_argument("rcm_gpu: start node " + std::to_string(root) + " is not in the component of vertex " +
@@ -118,12 +130,9 @@ DriverResult drive_rcm(Engine& e, index_t n, const std::vector<index_t>* given) 
   if (given != nullptr && given->size() != static_cast<std::size_t>(r.components))
     throw std::invalid_argument("rcm_gpu: " + std::to_string(given->size()) + " start nodes for " +
                                 std::to_string(r.components) + " components");
-  if (order.size() != static_cast<std::size_t>(n))
-    throw std::logic_error("rcm_gpu: the searches ordered " + std::to_string(order.size()) + " of " +
-                           std::to_string(n) + " vertices");
-  const auto t0 = clock::now();
-  r.perm.assign(order.rbegin(), order.rend());
-  r.permutation_ms += detail::ms_since(t0);
+  if (left != 0)
+    throw std::logic_error("rcm_gpu: the searches ordered " + std::to_string(n - left) + " of " + std::to_string(n) +
+                           " vertices");
   return r;
 }
 

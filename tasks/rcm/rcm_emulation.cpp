@@ -35,7 +35,7 @@ class HostEngine {
     }
   }
 
-  const std::vector<index_t>& degrees() const { return degree_; }
+  index_t degree(index_t v) const { return degree_[v]; }
   bool two_pass_used() const { return two_pass_used_; }
 
   BfsLevels bfs(index_t root) {
@@ -75,7 +75,7 @@ class HostEngine {
     return static_cast<index_t>(best & 0xffffffffu);
   }
 
-  index_t cuthill_mckee(index_t root, std::vector<index_t>& order) {
+  CmOrder cuthill_mckee(index_t root, index_t* out_end) {
     queue_.assign(1, root);
     parent_[root] = 0;
     index_t begin = 0, end = 1, levels = 1;
@@ -99,8 +99,8 @@ class HostEngine {
       end = next_end;
       ++levels;
     }
-    order.insert(order.end(), queue_.begin(), queue_.end());
-    return levels;
+    std::reverse_copy(queue_.begin(), queue_.end(), out_end - static_cast<std::ptrdiff_t>(queue_.size()));
+    return {levels, static_cast<index_t>(queue_.size())};
   }
 
  private:

@@ -160,7 +160,7 @@ class DeviceEngine {
     peak_bytes_ = device_bytes_ + temp_.bytes();
   }
 
-  const std::vector<index_t>& degrees() const { return g_.host_degree; }
+  index_t degree(index_t v) const { return g_.degree_of(v); }
   std::size_t peak_device_bytes() const { return peak_bytes_; }
   bool two_pass_used() const { return two_pass_used_; }
 
@@ -195,7 +195,7 @@ class DeviceEngine {
     return static_cast<index_t>(best & 0xffffffffu);
   }
 
-  index_t cuthill_mckee(index_t root, std::vector<index_t>& order) {
+  CmOrder cuthill_mckee(index_t root, index_t* out_end) {
     seed_kernel<<<1, 1>>>(queue_.data(), tail_.data(), parent_.data(), root, 0u);
     APIARY_CUDA_CHECK_LAUNCH();
     index_t begin = 0, end = 1, levels = 1;
@@ -210,11 +210,9 @@ class DeviceEngine {
       end = next_end;
       ++levels;
     }
-    const std::size_t first = order.size();
-    order.resize(first + static_cast<std::size_t>(end));
-    APIARY_CUDA_CHECK(cudaMemcpy(order.data() + first, queue_.data(), static_cast<std::size_t>(end) * sizeof(index_t),
-                                 cudaMemcpyDeviceToHost));
-    return levels;
+    // keys_b_ is free between sorts and holds n 64-bit keys.
+    detail::copy_reversed_to_host(queue_.data(), end, reinterpret_cast<index_t*>(keys_b_.data()), out_end);
+    return {levels, end};
   }
 
  private:

@@ -929,8 +929,21 @@ __device__ __noinline__ bool rank_level(const Ctx& ctx, RankShared& sh, const Ta
         atomicMin(&minrank[pair[i] & 0xffffu], static_cast<unsigned>(prev[pair[i] >> 16]));
   }
   ctx.sync();
-  // Children per parent; a child's slot among its siblings waits in next[] meanwhile.
-  for (index_t c = r; c < wn; c += kThreads) next[c] = atomicAdd(&count[minrank[c]], 1);
+  // Children per parent; a child's slot among its siblings waits in next[] meanwhile. The
+  // loops over a level's children go kItems at a time, each step issued for all of them
+  // before any result is used: on a wide level, whose arrays are in global memory, a loop
+  // that waited for each child's atomic and loads in turn took tens of µs.
+  for (index_t base = 0; base < wn; base += kMaxTaskTile) {
+    unsigned p[kItems];
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) p[i] = minrank[std::min(base + r + i * kThreads, wn - 1)];
+    index_t slot[kItems];
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) slot[i] = base + r + i * kThreads < wn ? atomicAdd(&count[p[i]], 1) : 0;
+#pragma unroll
+    for (int i = 0; i < kItems; ++i)
+      if (base + r + i * kThreads < wn) next[base + r + i * kThreads] = slot[i];
+  }
   ctx.sync();
   // Exclusive scan of the counts, kItems consecutive parents per thread and chunk.
   index_t carry = 0, most = 0;
@@ -993,16 +1006,51 @@ __device__ __noinline__ bool rank_level(const Ctx& ctx, RankShared& sh, const Ta
     }
   }
   ctx.sync();
-  for (index_t c = r; c < wn; c += kThreads) {
-    const index_t first = count[minrank[c]], last = count[minrank[c] + 1];
-    const uint2 self = child[first + next[c]];
-    index_t rank = 0;
-    for (index_t q = first; q < last; ++q) {
-      const uint2 o = child[q];
-      rank += o.x < self.x || (o.x == self.x && o.y < self.y);
+  for (index_t base = 0; base < wn; base += kMaxTaskTile) {
+    unsigned p[kItems];
+    index_t slot[kItems], first[kItems], last[kItems];
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) {
+      const index_t c = base + r + i * kThreads;
+      p[i] = minrank[std::min(c, wn - 1)];
+      slot[i] = c < wn ? next[c] : 0;  // next[] is being rewritten: no stand-in reads there
     }
-    next[c] = first + rank;
-    x.order[b1 + first + rank] = static_cast<index_t>(self.y);
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) {
+      first[i] = count[p[i]];
+      last[i] = count[p[i] + 1];
+    }
+    uint2 self[kItems];
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) self[i] = child[first[i] + slot[i]];
+    // The first kNear siblings of every child at once (a mesh vertex has a few), the
+    // rest, if any, one by one.
+    constexpr int kNear = 2;
+    index_t rank[kItems];
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) {
+      uint2 o[kNear];
+#pragma unroll
+      for (int t = 0; t < kNear; ++t) o[t] = child[std::min(first[i] + t, last[i] - 1)];
+      rank[i] = 0;
+#pragma unroll
+      for (int t = 0; t < kNear; ++t)
+        rank[i] += first[i] + t < last[i] && (o[t].x < self[i].x || (o[t].x == self[i].x && o[t].y < self[i].y));
+    }
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) {
+      for (index_t q = first[i] + kNear; q < last[i]; ++q) {
+        const uint2 o = child[q];
+        rank[i] += o.x < self[i].x || (o.x == self[i].x && o.y < self[i].y);
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) {
+      const index_t c = base + r + i * kThreads;
+      if (c >= wn) continue;
+      next[c] = first[i] + rank[i];
+      x.order[b1 + first[i] + rank[i]] = static_cast<index_t>(self[i].y);
+    }
   }
   ctx.sync();
   w = LevelWindow{b1, b2, b3, pe, p2};
@@ -1153,7 +1201,7 @@ class TaskEngine {
     x.child = scratch_.child;
   }
 
-  const std::vector<index_t>& degrees() const { return g_.host_degree; }
+  index_t degree(index_t v) const { return g_.degree_of(v); }
   std::size_t peak_device_bytes() const { return bytes_; }
   bool two_pass_used() const { return false; }
   int runs() const { return runs_count_; }
@@ -1178,7 +1226,7 @@ class TaskEngine {
   // From the levels of the last BFS when it started at root (the driver's start-node search
   // ends with a BFS from the node it returns); otherwise, or when the level path gives up,
   // a search with claims.
-  index_t cuthill_mckee(index_t root, std::vector<index_t>& order) {
+  CmOrder cuthill_mckee(index_t root, index_t* out_end) {
     rt_.env().bfs = false;
     LevelState s{};
     const index_t* from = queue_.data();
@@ -1193,11 +1241,9 @@ class TaskEngine {
       from = queue_.data();
     }
     bfs_root_ = -1;  // the claims search overwrites the BFS order in the queue
-    const std::size_t first = order.size();
-    order.resize(first + static_cast<std::size_t>(s.end));
-    APIARY_CUDA_CHECK(cudaMemcpy(order.data() + first, from, static_cast<std::size_t>(s.end) * sizeof(index_t),
-                                 cudaMemcpyDeviceToHost));
-    return s.levels;
+    // Through a scratch array the order is not in (bfs_pos is free once Rank has ended).
+    copy_reversed_to_host(from, s.end, from == scratch_.order ? scratch_.bfs_pos : scratch_.order, out_end);
+    return {s.levels, s.end};
   }
 
  private:
