@@ -4,6 +4,8 @@
 // task program on the runtime, one run per breadth-first search: a level that fits one
 // task is expanded and sorted inside a single looping task; wider levels are delegated to
 // per-chunk expansion tasks, chunk sorts and merge passes, each group in its own phase.
+// The Cuthill–McKee search of a component whose root came from the start-node search
+// orders that search's last BFS levels instead (no claims; RcmGpuOptions::reuse_levels).
 //
 // Variant `cub`: a level-synchronous breadth-first search driven from the host. Per level,
 // one kernel expands the current level (a warp per vertex) and claims every unvisited

@@ -23,6 +23,11 @@
 //                       (phases), so each pass starts after the previous one has ended;
 //                       the last pass writes the level into the queue and hands back to
 //                       Plan (phase 0, after the cyclic wrap).
+//   phase 0  Rank       the Cuthill–McKee search from the levels of the start-node
+//                       search's last BFS (same root, same level sets): no claims, one
+//                       task walks the levels (see the comment above RankShared). The
+//                       searches with claims below remain for given roots and for what
+//                       Rank gives up on.
 //
 // Claims are those of the `cub` variant (rcm_gpu.cu): a BFS marks a vertex with the
 // search's stamp (atomic exchange); Cuthill–McKee takes the smallest parent position with
