@@ -71,12 +71,6 @@ struct DeviceGraph {
     max_degree = std::max<index_t>(0, largest.to_host()[0]);
   }
 
-  // Degree of v without self-loops, from the host matrix (the driver's few questions).
-  index_t degree_of(index_t v) const {
-    index_t d = 0;
-    for (index_t k = host->row_ptr[v]; k < host->row_ptr[v + 1]; ++k) d += host->col[k] != v;
-    return d;
-  }
 
   std::size_t bytes() const { return row_ptr.bytes() + col.bytes() + degree.bytes(); }
 };

@@ -47,6 +47,13 @@ struct DriverResult {
   double permutation_ms = 0;  // Cuthill–McKee searches and sorts, the orders written reversed
 };
 
+// Degree of v in g without its self-loop: what every engine's degree(v) returns.
+inline index_t degree_without_loops(const sparse::Csr<double>& g, index_t v) {
+  index_t d = 0;
+  for (index_t k = g.row_begin(v); k < g.row_end(v); ++k) d += g.col[k] != v;
+  return d;
+}
+
 namespace detail {
 inline double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

@@ -28,10 +28,8 @@ class HostEngine {
         parent_(static_cast<std::size_t>(n_), kUnclaimed),
         force_two_pass_(force_two_pass) {
     for (index_t v = 0; v < n_; ++v) {
-      index_t d = 0;
-      for (index_t k = g.row_begin(v); k < g.row_end(v); ++k) d += g.col[k] != v;
-      degree_[v] = d;
-      max_degree_ = std::max(max_degree_, d);
+      degree_[v] = degree_without_loops(g, v);
+      max_degree_ = std::max(max_degree_, degree_[v]);
     }
   }
 

@@ -160,7 +160,7 @@ class DeviceEngine {
     peak_bytes_ = device_bytes_ + temp_.bytes();
   }
 
-  index_t degree(index_t v) const { return g_.degree_of(v); }
+  index_t degree(index_t v) const { return degree_without_loops(*g_.host, v); }  // from the host matrix
   std::size_t peak_device_bytes() const { return peak_bytes_; }
   bool two_pass_used() const { return two_pass_used_; }
 

@@ -227,6 +227,9 @@ __device__ index_t task_exclusive_sum(const Ctx& ctx, index_t* warp_total, index
   return before + inclusive - value;
 }
 
+// (degree, vertex) pairs: a sorts before b among siblings.
+__device__ bool sorts_before(uint2 a, uint2 b) { return a.x < b.x || (a.x == b.x && a.y < b.y); }
+
 // Appends v[j] where take[j], one atomic per warp. All 32 lanes call it.
 __device__ void append(const TaskEnv& e, const bool (&take)[kEdgeBatch], const index_t (&v)[kEdgeBatch]) {
   unsigned mask[kEdgeBatch];
@@ -602,7 +605,7 @@ __device__ bool sort_next(const Ctx& ctx, NarrowShared& sh, const TaskEnv& e, in
     index_t rank = 0;
     for (index_t q = begin; q < end; ++q) {
       const uint2 o = cs.child[q];
-      rank += o.x < child[i].x || (o.x == child[i].x && o.y < child[i].y);
+      rank += sorts_before(o, child[i]);
     }
     const index_t at = begin + rank;
     sh.vertex[at] = static_cast<index_t>(child[i].y);
@@ -883,6 +886,70 @@ __device__ void load_children(const TaskEnv& e, int r, index_t first, index_t co
     d[i] = static_cast<unsigned>(__ldg(e.rank.degree_at + first + std::min(base + r + i * kThreads, count - 1)));
 }
 
+// rank_level's ordering of level k+1 = queue[b1, b1 + wn) once count[] holds each parent's
+// first position: the children in parent order, then each ranks itself among its siblings
+// by (degree, index) and takes its place. v, d: the first kMaxTaskTile children's vertices
+// and degrees (load_children).
+template <class Ctx>
+__device__ void order_by_counts(const Ctx& ctx, const TaskEnv& e, const unsigned* minrank, const index_t* count,
+                                uint2* child, index_t* next, index_t b1, index_t wn, index_t (&v)[kItems],
+                                unsigned (&d)[kItems]) {
+  const RankEnv& x = e.rank;
+  const int r = ctx.rank();
+  for (index_t base = 0; base < wn; base += kMaxTaskTile) {
+    if (base != 0) load_children(e, r, b1, wn, base, v, d);
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) {
+      const index_t c = base + r + i * kThreads;
+      if (c < wn) child[count[minrank[c]] + next[c]] = make_uint2(d[i], static_cast<unsigned>(v[i]));
+    }
+  }
+  ctx.sync();
+  for (index_t base = 0; base < wn; base += kMaxTaskTile) {
+    unsigned p[kItems];
+    index_t slot[kItems], first[kItems], last[kItems];
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) {
+      const index_t c = base + r + i * kThreads;
+      p[i] = minrank[std::min(c, wn - 1)];
+      slot[i] = c < wn ? next[c] : 0;  // next[] is being rewritten: no stand-in reads there
+    }
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) {
+      first[i] = count[p[i]];
+      last[i] = count[p[i] + 1];
+    }
+    uint2 self[kItems];
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) self[i] = child[first[i] + slot[i]];
+    // The first kNear siblings of every child at once (a mesh vertex has a few), the
+    // rest, if any, one by one.
+    constexpr int kNear = 2;
+    index_t rank[kItems];
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) {
+      uint2 o[kNear];
+#pragma unroll
+      for (int t = 0; t < kNear; ++t) o[t] = child[std::min(first[i] + t, last[i] - 1)];
+      rank[i] = 0;
+#pragma unroll
+      for (int t = 0; t < kNear; ++t)
+        rank[i] += first[i] + t < last[i] && sorts_before(o[t], self[i]);
+    }
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) {
+      for (index_t q = first[i] + kNear; q < last[i]; ++q) rank[i] += sorts_before(child[q], self[i]);
+    }
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) {
+      const index_t c = base + r + i * kThreads;
+      if (c >= wn) continue;
+      next[c] = first[i] + rank[i];
+      x.order[b1 + first[i] + rank[i]] = static_cast<index_t>(self[i].y);
+    }
+  }
+}
+
 // Where Rank stands: levels k, k+1 and k+2 start at b0, b1, b2 (b2 = b1 + size of level
 // k+1), and the pairs of levels k and k+1 at p0, p1. rank_level loads the next window's
 // new entries when it starts and uses them only in the next level, so no level waits for
@@ -976,8 +1043,8 @@ __device__ __noinline__ bool rank_level(const Ctx& ctx, RankShared& sh, const Ta
   if (r == 0) count[wp] = wn;
   atomicMax(&sh.largest, most);
   ctx.sync();
+  if (sh.largest > kMaxSiblings && !narrow) return false;
   if (sh.largest > kMaxSiblings) {
-    if (!narrow) return false;
     // A merge sort of the (narrow) level instead.
     SortKey keys[kItems];
 #pragma unroll
@@ -996,66 +1063,8 @@ __device__ __noinline__ bool rank_level(const Ctx& ctx, RankShared& sh, const Ta
       next[x.bfs_pos[vertex] - b1] = at;
       x.order[b1 + at] = vertex;
     }
-    ctx.sync();
-    w = LevelWindow{b1, b2, b3, pe, p2};
-    return true;
-  }
-  // The children in parent order, then each ranks itself among its siblings by
-  // (degree, index) and takes its place.
-  for (index_t base = 0; base < wn; base += kMaxTaskTile) {
-    if (base != 0) load_children(e, r, b1, wn, base, v, d);
-#pragma unroll
-    for (int i = 0; i < kItems; ++i) {
-      const index_t c = base + r + i * kThreads;
-      if (c < wn) child[count[minrank[c]] + next[c]] = make_uint2(d[i], static_cast<unsigned>(v[i]));
-    }
-  }
-  ctx.sync();
-  for (index_t base = 0; base < wn; base += kMaxTaskTile) {
-    unsigned p[kItems];
-    index_t slot[kItems], first[kItems], last[kItems];
-#pragma unroll
-    for (int i = 0; i < kItems; ++i) {
-      const index_t c = base + r + i * kThreads;
-      p[i] = minrank[std::min(c, wn - 1)];
-      slot[i] = c < wn ? next[c] : 0;  // next[] is being rewritten: no stand-in reads there
-    }
-#pragma unroll
-    for (int i = 0; i < kItems; ++i) {
-      first[i] = count[p[i]];
-      last[i] = count[p[i] + 1];
-    }
-    uint2 self[kItems];
-#pragma unroll
-    for (int i = 0; i < kItems; ++i) self[i] = child[first[i] + slot[i]];
-    // The first kNear siblings of every child at once (a mesh vertex has a few), the
-    // rest, if any, one by one.
-    constexpr int kNear = 2;
-    index_t rank[kItems];
-#pragma unroll
-    for (int i = 0; i < kItems; ++i) {
-      uint2 o[kNear];
-#pragma unroll
-      for (int t = 0; t < kNear; ++t) o[t] = child[std::min(first[i] + t, last[i] - 1)];
-      rank[i] = 0;
-#pragma unroll
-      for (int t = 0; t < kNear; ++t)
-        rank[i] += first[i] + t < last[i] && (o[t].x < self[i].x || (o[t].x == self[i].x && o[t].y < self[i].y));
-    }
-#pragma unroll
-    for (int i = 0; i < kItems; ++i) {
-      for (index_t q = first[i] + kNear; q < last[i]; ++q) {
-        const uint2 o = child[q];
-        rank[i] += o.x < self[i].x || (o.x == self[i].x && o.y < self[i].y);
-      }
-    }
-#pragma unroll
-    for (int i = 0; i < kItems; ++i) {
-      const index_t c = base + r + i * kThreads;
-      if (c >= wn) continue;
-      next[c] = first[i] + rank[i];
-      x.order[b1 + first[i] + rank[i]] = static_cast<index_t>(self[i].y);
-    }
+  } else {
+    order_by_counts(ctx, e, minrank, count, child, next, b1, wn, v, d);
   }
   ctx.sync();
   w = LevelWindow{b1, b2, b3, pe, p2};
@@ -1206,7 +1215,7 @@ class TaskEngine {
     x.child = scratch_.child;
   }
 
-  index_t degree(index_t v) const { return g_.degree_of(v); }
+  index_t degree(index_t v) const { return degree_without_loops(*g_.host, v); }  // from the host matrix
   std::size_t peak_device_bytes() const { return bytes_; }
   bool two_pass_used() const { return false; }
   int runs() const { return runs_count_; }
