@@ -171,10 +171,12 @@ RcmResult rcm_impl(const Csr<T>& a, const std::span<const index_t>* given, const
   std::vector<index_t> order(static_cast<std::size_t>(n));
   std::vector<std::uint64_t> keys(static_cast<std::size_t>(max_degree) + 1);
   LevelWork work(given == nullptr ? n : 0);
+  index_t least = 0;
+  for (index_t v = 1; v < n; ++v) least = degree[v] < degree[least] ? v : least;
+  LeastDegreeFirst next(n, least, [&](index_t v) { return degree[v]; });
   index_t tail = 0;
-  for (index_t v = 0; v < n; ++v) {
-    if (visited[v]) continue;  // v is the smallest vertex of a new component otherwise
-    index_t root = v;
+  for (index_t v = next.next(visited.data()); v >= 0; v = next.next(visited.data())) {
+    index_t root = v;  // v is the vertex of least (degree, index) of a new component
     if (given != nullptr) {
       const std::size_t c = static_cast<std::size_t>(r.components);
       if (c >= given->size())
@@ -194,6 +196,7 @@ RcmResult rcm_impl(const Csr<T>& a, const std::span<const index_t>* given, const
                                   " is not in the component of vertex " + std::to_string(v));
     r.start_nodes.push_back(root);
     ++r.components;
+    if (tail == n) break;  // a connected graph: no counting sort for a next component
   }
   if (given != nullptr && given->size() != static_cast<std::size_t>(r.components))
     throw std::invalid_argument(std::string(what) + ": " + std::to_string(given->size()) +

@@ -5,6 +5,7 @@
 //
 // An engine offers, each call synchronous (its work is finished when it returns):
 //   index_t degree(index_t v);                         // self-loops excluded
+//   index_t least_degree_vertex();                      // of least (degree, index)
 //   BfsLevels bfs(index_t root);                        // rooted level structure
 //   index_t min_degree_in_last_level();                 // of the last bfs; ties: smallest index
 //   CmOrder cuthill_mckee(index_t root, index_t* end);  // its order reversed, ending at end
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "sparse/formats.hpp"
+#include "sparse/rcm.hpp"
 
 namespace apiary::rcm {
 
@@ -80,9 +82,10 @@ index_t find_start_node(Engine& e, index_t start, int& bfs_count) {
   return node;
 }
 
-// Components in order of their smallest vertex, each rooted at the pseudo-peripheral node
-// found from that vertex, or at given[c]; the concatenated Cuthill–McKee order reversed as
-// a whole (the convention of sparse::rcm). std::invalid_argument for bad given roots, with
+// Components in the order of sparse::LeastDegreeFirst (the component of the unvisited
+// vertex of least (degree, index) next), each rooted at the pseudo-peripheral node found
+// from that vertex, or at given[c]; the concatenated Cuthill–McKee order reversed as a
+// whole (the convention of sparse::rcm). std::invalid_argument for bad given roots, with
 // the messages of sparse::rcm_from.
 template <class Engine>
 DriverResult drive_rcm(Engine& e, index_t n, const std::vector<index_t>* given) {
@@ -91,8 +94,10 @@ DriverResult drive_rcm(Engine& e, index_t n, const std::vector<index_t>* given) 
   std::vector<std::uint8_t> visited(static_cast<std::size_t>(n), 0);
   r.perm.resize(static_cast<std::size_t>(n));
   index_t left = n;  // r.perm[left, n): the components so far, the first one last
-  for (index_t v = 0; v < n; ++v) {
-    if (visited[v]) continue;
+  // Only a graph of several components asks for a second vertex: the counting sort over
+  // the host's degrees is not paid for a connected one.
+  sparse::LeastDegreeFirst next(n, n > 0 ? e.least_degree_vertex() : 0, [&e](index_t v) { return e.degree(v); });
+  for (index_t v = next.next(visited.data()); v >= 0; v = next.next(visited.data())) {
     index_t root = v;
     if (given != nullptr) {
       const std::size_t c = static_cast<std::size_t>(r.components);

@@ -30,10 +30,12 @@ class HostEngine {
     for (index_t v = 0; v < n_; ++v) {
       degree_[v] = degree_without_loops(g, v);
       max_degree_ = std::max(max_degree_, degree_[v]);
+      least_ = degree_[v] < degree_[least_] ? v : least_;
     }
   }
 
   index_t degree(index_t v) const { return degree_[v]; }
+  index_t least_degree_vertex() const { return least_; }
   bool two_pass_used() const { return two_pass_used_; }
 
   BfsLevels bfs(index_t root) {
@@ -131,6 +133,7 @@ class HostEngine {
   index_t n_;
   std::vector<index_t> degree_;
   index_t max_degree_ = 0;
+  index_t least_ = 0;  // least (degree, index)
   std::vector<std::uint32_t> mark_;
   std::vector<std::uint32_t> parent_;
   std::vector<index_t> queue_;

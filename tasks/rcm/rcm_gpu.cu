@@ -157,10 +157,11 @@ class DeviceEngine {
     ensure_temp(bytes);
     device_bytes_ = g_.bytes() + queue_.bytes() + mark_.bytes() + parent_.bytes() + keys_a_.bytes() + keys_b_.bytes() +
                     tail_.bytes() + best_.bytes();
-    peak_bytes_ = device_bytes_ + temp_.bytes();
+    peak_bytes_ = std::max(device_bytes_ + temp_.bytes(), g_.setup_peak_bytes);
   }
 
   index_t degree(index_t v) const { return degree_without_loops(*g_.host, v); }  // from the host matrix
+  index_t least_degree_vertex() const { return g_.least_degree_vertex; }
   std::size_t peak_device_bytes() const { return peak_bytes_; }
   bool two_pass_used() const { return two_pass_used_; }
 

@@ -16,8 +16,8 @@
 // is found by repeated breadth-first searches with the same expansion kernel.
 //
 // The result is identical to sparse::rcm (and to sparse::rcm_from with the same start
-// nodes): same components in the same order (by smallest vertex), same start nodes, same
-// permutation.
+// nodes): same components in the same order (least degree first: sparse::LeastDegreeFirst),
+// same start nodes, same permutation.
 #pragma once
 
 #include <cstddef>

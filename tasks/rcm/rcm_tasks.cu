@@ -1188,6 +1188,7 @@ class TaskEngine {
                               plan_.bytes();
     bytes_ = bytes + queue_bytes<Narrow>(2) + queue_bytes<Plan>(2) + queue_bytes<Rank>(2) +
              queue_bytes<Expand>(expands) + queue_bytes<SortChunk>(wide) + 2 * queue_bytes<Merge<0>>(wide);
+    bytes_ = std::max(bytes_, g_.setup_peak_bytes);
     TaskEnv& e = rt_.env();
     e.row_ptr = g_.row_ptr.data();
     e.col = g_.col.data();
@@ -1216,6 +1217,7 @@ class TaskEngine {
   }
 
   index_t degree(index_t v) const { return degree_without_loops(*g_.host, v); }  // from the host matrix
+  index_t least_degree_vertex() const { return g_.least_degree_vertex; }
   std::size_t peak_device_bytes() const { return bytes_; }
   bool two_pass_used() const { return false; }
   int runs() const { return runs_count_; }

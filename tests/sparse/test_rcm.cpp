@@ -164,9 +164,42 @@ TEST(RcmHandChecked, TwoComponentsReversedAsAWhole) {
 TEST(RcmHandChecked, IsolatedVerticesAreComponents) {
   const auto a = graph(4, {{1, 2}});
   const RcmResult r = rcm(a);
+  // Degree 0 first: {0}, {3}, then {1, 2} from 1; CM order 0 | 3 | 1 2, reversed.
   EXPECT_EQ(r.components, 3);
-  EXPECT_EQ(r.start_nodes, (std::vector<index_t>{0, 1, 3}));
-  EXPECT_EQ(r.perm, (std::vector<index_t>{3, 2, 1, 0}));
+  EXPECT_EQ(r.start_nodes, (std::vector<index_t>{0, 3, 1}));
+  EXPECT_EQ(r.perm, (std::vector<index_t>{2, 1, 3, 0}));
+}
+
+TEST(RcmHandChecked, ComponentsInOrderOfTheirLeastDegreeVertex) {
+  // The triangle {0, 1, 2} (degrees 2) and the path 3 - 4 (degrees 1): the path first,
+  // from 3 (its BFS has as many levels as vertices); then the triangle from 0, whose
+  // search ends at 1. CM order 3 4 | 1 0 2, reversed.
+  const auto a = graph(5, {{0, 1}, {1, 2}, {2, 0}, {3, 4}});
+  const RcmResult r = rcm(a);
+  EXPECT_EQ(r.start_nodes, (std::vector<index_t>{3, 1}));
+  EXPECT_EQ(r.perm, (std::vector<index_t>{2, 0, 1, 4, 3}));
+}
+
+TEST(LeastDegreeFirst, HandsOutUnvisitedVerticesByDegreeThenIndex) {
+  const std::vector<index_t> degree = {3, 1, 2, 1, 0, 2};
+  std::vector<std::uint8_t> visited(6, 0);
+  int sorts = 0;
+  LeastDegreeFirst next(6, 4, [&](index_t v) {
+    sorts += v == 0;
+    return degree[v];
+  });
+  EXPECT_EQ(next.next(visited.data()), 4);  // the given least vertex, without a sort
+  EXPECT_EQ(sorts, 0);
+  visited[4] = visited[3] = 1;
+  EXPECT_EQ(next.next(visited.data()), 1);
+  EXPECT_EQ(sorts, 1);
+  visited[1] = visited[5] = 1;
+  EXPECT_EQ(next.next(visited.data()), 2);
+  visited[2] = 1;
+  EXPECT_EQ(next.next(visited.data()), 0);
+  visited[0] = 1;
+  EXPECT_EQ(next.next(visited.data()), -1);
+  EXPECT_EQ(sorts, 1);
 }
 
 TEST(RcmHandChecked, SelfLoopsIgnored) {

@@ -4,12 +4,16 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sparse/analysis.hpp"
 #include "sparse/rcm.hpp"
 #include "sparse/transform.hpp"
+#include "tasks/rcm/rcm_driver.hpp"
 #include "tasks/rcm/rcm_gpu.hpp"
 
 namespace apiary::rcm::testing {
@@ -18,13 +22,24 @@ inline sparse::Csr<double> symmetric_pattern(const sparse::Csr<double>& a) {
   return sparse::is_pattern_symmetric(a) ? a : sparse::symmetrize_pattern(a);
 }
 
-// The smallest vertex of each component, in component order: roots other than the
-// pseudo-peripheral ones, for rcm_from comparisons.
+// The smallest vertex of each component, in component order (sparse::rcm's: by the
+// least (degree, index) of their vertices): roots other than the pseudo-peripheral ones,
+// for rcm_from comparisons.
 inline std::vector<sparse::index_t> smallest_vertices(const sparse::Csr<double>& sym) {
+  using sparse::index_t;
   const sparse::Components c = sparse::weakly_connected_components(sym);
-  std::vector<sparse::index_t> first(static_cast<std::size_t>(c.count), -1);
-  for (sparse::index_t v = static_cast<sparse::index_t>(c.label.size()) - 1; v >= 0; --v) first[c.label[v]] = v;
-  return first;
+  std::vector<index_t> first(static_cast<std::size_t>(c.count), -1);
+  std::vector<std::pair<index_t, index_t>> least(static_cast<std::size_t>(c.count), {sym.rows, sym.rows});
+  for (index_t v = static_cast<index_t>(c.label.size()) - 1; v >= 0; --v) {
+    first[c.label[v]] = v;
+    least[c.label[v]] = std::min(least[c.label[v]], std::pair{degree_without_loops(sym, v), v});
+  }
+  std::vector<index_t> component(static_cast<std::size_t>(c.count));
+  std::iota(component.begin(), component.end(), index_t{0});
+  std::sort(component.begin(), component.end(), [&](index_t x, index_t y) { return least[x] < least[y]; });
+  std::vector<index_t> roots;
+  for (index_t x : component) roots.push_back(first[x]);
+  return roots;
 }
 
 // Identical permutation, start nodes and components; bandwidth and profile follow, but

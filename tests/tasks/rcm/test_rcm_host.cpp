@@ -104,6 +104,16 @@ TEST(RcmEmulation, CountsComponentsAndIsolatedVertices) {
   EXPECT_EQ(r.start_nodes.size(), 6u);
 }
 
+TEST(RcmEmulation, StartsAMeshFromACorner) {
+  // The least-degree vertices of a grid are its corners: the search from one ends at the
+  // opposite corner, whose search is no deeper. Two searches, where the smallest vertex
+  // of a scrambled grid (inside it) needs three.
+  const sparse::Csr<double> g = testing::scrambled(sparse::poisson2d<double>(30, 40), 17);
+  const RcmGpuResult r = rcm_level_emulation(g);
+  EXPECT_EQ(r.bfs_count, 2);
+  EXPECT_EQ(degree_without_loops(g, r.start_nodes.at(0)), 2);
+}
+
 TEST(RcmEmulation, EmptyMatrix) {
   const RcmGpuResult r = rcm_level_emulation(sparse::Csr<double>{});
   EXPECT_TRUE(r.perm.empty());
