@@ -196,8 +196,10 @@ void run_rcm(const RcmArgs& args) {
       fmt::print("{:<30} setup {:.3f} ms, {:.1f} MB device memory", r.method, r.gpu->setup_ms,
                  r.gpu->device_bytes / 1e6);
       if (r.gpu->runs > 0)
-        fmt::print(", {} runs, {} tasks, {} phase switches, {} orders from BFS levels ({} given up)", r.gpu->runs,
-                   r.gpu->tasks, r.gpu->phase_switches, r.gpu->cm_from_levels, r.gpu->cm_fallbacks);
+        fmt::print(", {} runs, {} tasks, {} phase switches, {} orders from BFS levels ({} given up, {} during the "
+                   "next BFS)",
+                   r.gpu->runs, r.gpu->tasks, r.gpu->phase_switches, r.gpu->cm_from_levels, r.gpu->cm_fallbacks,
+                   r.gpu->cm_overlapped);
       fmt::print("\n");
     }
     fmt::print("\nmedian of {} runs; gpu total = setup (upload, degrees) + start node + permutation; "

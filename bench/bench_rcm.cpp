@@ -159,6 +159,7 @@ int main(int argc, char** argv) {
                         {"phase_switches", g.phase_switches},
                         {"cm_from_levels", g.cm_from_levels},
                         {"cm_fallbacks", g.cm_fallbacks},
+                        {"cm_overlapped", g.cm_overlapped},
                         {"device_bytes", g.device_bytes},
                         {"same_as_reference", same}});
       }

@@ -88,12 +88,12 @@ PseudoPeripheral find_pseudo_peripheral(const Csr<T>& a, index_t start, const st
     }
     rooted_levels(a, best, mask, w);
     ++r.bfs_count;
+    // ecc(best) >= dist(best, root) = ecc(root), so "not deeper" means equal, and the
+    // root stays: its BFS is the one before, which a GPU can order while this one runs.
+    if (w.levels() <= levels) break;
     r.node = best;
-    // ecc(best) >= dist(best, root) = ecc(root), so "not deeper" means equal.
-    const bool deeper = w.levels() > levels;
     levels = w.levels();
     r.eccentricity = levels - 1;
-    if (!deeper) break;
   }
   return r;
 }

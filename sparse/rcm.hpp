@@ -26,13 +26,14 @@ struct PseudoPeripheral {
   int bfs_count = 0;         // breadth-first searches performed to find it
 };
 
-// George–Liu pseudo-peripheral node finder (SPARSPAK's FNROOT): BFS from start; among the
-// last level pick the vertex of minimum degree (ties: smallest index) and BFS from it;
-// while that BFS is deeper, continue from the new vertex. Returns the last vertex a BFS
-// was rooted at: once the eccentricity stops growing the final candidate has the same
-// eccentricity as its predecessor and, being of minimum degree, usually a narrower level
-// structure. No further BFS is tried when the first level structure is a single level or
-// already has as many levels as vertices (nothing deeper exists).
+// George–Liu pseudo-peripheral node finder (George and Liu 1979): BFS from start; among
+// the last level pick the vertex of minimum degree (ties: smallest index) and BFS from it;
+// while that BFS is deeper, continue from the new vertex. Returns the last root whose BFS
+// was deeper than its predecessor's (or start): the candidate that stopped the search has
+// the same eccentricity, and keeping the root before it lets the GPU engines order that
+// root's levels while the candidate's BFS runs. No further BFS is tried when the first
+// level structure is a single level or already has as many levels as vertices (nothing
+// deeper exists).
 //
 // in_component_mask, when not empty, has one entry per vertex and restricts the graph to
 // the vertices whose entry is non-zero (degrees count neighbours inside the mask only);

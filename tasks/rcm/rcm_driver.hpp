@@ -62,7 +62,9 @@ inline double ms_since(std::chrono::steady_clock::time_point t0) {
 }
 }  // namespace detail
 
-// George–Liu pseudo-peripheral node from start, as sparse::pseudo_peripheral_node.
+// George–Liu pseudo-peripheral node from start, as sparse::pseudo_peripheral_node: the
+// last root whose BFS was deeper than the one before (the engine may have ordered its
+// levels while the final, no deeper BFS ran).
 template <class Engine>
 index_t find_start_node(Engine& e, index_t start, int& bfs_count) {
   index_t node = start;
@@ -74,10 +76,9 @@ index_t find_start_node(Engine& e, index_t start, int& bfs_count) {
     const index_t best = e.min_degree_in_last_level();
     b = e.bfs(best);
     ++bfs_count;
+    if (b.levels <= levels) break;
     node = best;
-    const bool deeper = b.levels > levels;
     levels = b.levels;
-    if (!deeper) break;
   }
   return node;
 }

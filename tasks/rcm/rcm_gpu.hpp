@@ -89,6 +89,7 @@ struct RcmGpuResult {
   std::uint64_t phase_switches = 0;
   int cm_from_levels = 0;  // Cuthill–McKee searches ordered from a BFS's levels
   int cm_fallbacks = 0;    // searches whose level path gave up and searched with claims (one more run)
+  int cm_overlapped = 0;   // level paths that ran during the start-node search's last BFS (no run of their own)
 };
 
 // Throws std::invalid_argument for a non-square matrix or bad start nodes (before any

@@ -52,6 +52,7 @@
 #include <cuda/atomic>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <chrono>
 #include <cstdint>
@@ -120,6 +121,11 @@ struct LevelState {
 
 // Cuthill–McKee from the levels of the last BFS (Rank; level_pairs.cuh).
 struct RankEnv {
+  // The BFS whose levels are ordered: its queue and level starts (a BFS of the same run
+  // may be filling the other pair of buffers), and the state Rank reports to.
+  const index_t* queue = nullptr;
+  const index_t* level_begin = nullptr;
+  LevelState* state = nullptr;
   const std::uint32_t* pairs = nullptr;  // level k's edges into level k+1, level by level
   const index_t* pair_begin = nullptr;   // first pair of each BFS position
   const index_t* bfs_pos = nullptr;      // position of each vertex in the BFS order (queue)
@@ -880,7 +886,7 @@ static_assert(sizeof(RankShared) <= sizeof(NarrowTaskShared), "Rank must not rai
 __device__ void load_children(const TaskEnv& e, int r, index_t first, index_t count, index_t base,
                               index_t (&v)[kItems], unsigned (&d)[kItems]) {
 #pragma unroll
-  for (int i = 0; i < kItems; ++i) v[i] = __ldg(e.queue + first + std::min(base + r + i * kThreads, count - 1));
+  for (int i = 0; i < kItems; ++i) v[i] = __ldg(e.rank.queue + first + std::min(base + r + i * kThreads, count - 1));
 #pragma unroll
   for (int i = 0; i < kItems; ++i)
     d[i] = static_cast<unsigned>(__ldg(e.rank.degree_at + first + std::min(base + r + i * kThreads, count - 1)));
@@ -971,7 +977,7 @@ __device__ __noinline__ bool rank_level(const Ctx& ctx, RankShared& sh, const Ta
   const RankEnv& x = e.rank;
   const int r = ctx.rank();
   const index_t b0 = w.b0, b1 = w.b1, b2 = w.b2;
-  const index_t b3 = k + 3 <= x.levels ? __ldg(e.level_begin + k + 3) : b2;  // for the next level
+  const index_t b3 = k + 3 <= x.levels ? __ldg(x.level_begin + k + 3) : b2;  // for the next level
   const index_t p2 = __ldg(x.pair_begin + b2);
   const index_t wp = b1 - b0, wn = b2 - b1;
   if (wp > kPairLevelWidth || wn > kPairLevelWidth) return false;
@@ -1084,12 +1090,12 @@ struct Rank {
     RankShared& sh = *ctx.template shared_as<RankShared>();
     const int r = ctx.rank();
     index_t k = from;
-    const index_t b0 = e.level_begin[k], b1 = e.level_begin[k + 1];
-    LevelWindow w{b0, b1, k + 2 <= x.levels ? e.level_begin[k + 2] : b1, x.pair_begin[b0], x.pair_begin[b1]};
+    const index_t b0 = x.level_begin[k], b1 = x.level_begin[k + 1];
+    LevelWindow w{b0, b1, k + 2 <= x.levels ? x.level_begin[k + 2] : b1, x.pair_begin[b0], x.pair_begin[b1]};
     if (k == 0) {
       if (r == 0) {
         sh.rank[0][0] = 0;
-        x.order[0] = e.queue[0];
+        x.order[0] = x.queue[0];
       }
     } else if (b1 - b0 <= e.tile) {  // a wide level's ranks are still in x.rank
       for (index_t t = r; t < b1 - b0; t += kThreads) sh.rank[k & 1][x.bfs_pos[x.order[b0 + t]] - b0] = t;
@@ -1097,12 +1103,12 @@ struct Rank {
     ctx.sync();
     for (int step = 0; step < kLevelsPerTask; ++step) {
       if (k + 1 == x.levels) {
-        if (r == 0) *e.state = LevelState{w.b0, w.b1, w.b1, k + 1, 0};
+        if (r == 0) *x.state = LevelState{w.b0, w.b1, w.b1, k + 1, 0};
         return;
       }
       if (step % 64 == 0 && ctx.aborted()) return;
       if (!rank_level(ctx, sh, e, k, w)) {
-        if (r == 0) *e.state = LevelState{0, 0, 0, -1, 0};  // the caller searches with claims
+        if (r == 0) *x.state = LevelState{0, 0, 0, -1, 0};  // the caller searches with claims
         return;
       }
       ++k;
@@ -1164,14 +1170,16 @@ class TaskEngine {
       : g_(g),
         scheduler_(scheduler),
         reuse_levels_(reuse_levels),
-        queue_(static_cast<std::size_t>(g.rows)),
+        queue_{DeviceBuffer<index_t>(static_cast<std::size_t>(g.rows)),
+               DeviceBuffer<index_t>(static_cast<std::size_t>(g.rows))},
         mark_(static_cast<std::size_t>(g.rows)),
         parent_(static_cast<std::size_t>(g.rows)),
-        level_begin_(static_cast<std::size_t>(g.rows) + 1),
+        level_begin_{DeviceBuffer<index_t>(static_cast<std::size_t>(g.rows) + 1),
+                     DeviceBuffer<index_t>(static_cast<std::size_t>(g.rows) + 1)},
         scratch_(g.rows),
         pairs_(std::max<std::size_t>(g.nnz(), 1)),  // at most one pair per entry
         scan_(level_pairs_scan_bytes(g.rows)),
-        state_(1),
+        state_(2),
         plan_(make_dependencies(1)),
         rt_(run_options(), TaskEnv{}) {
     mark_.fill_zero();  // stamps start at 1
@@ -1183,9 +1191,9 @@ class TaskEngine {
     rt_.set_queue_capacity<SortChunk>(wide);
     rt_.set_queue_capacity<Merge<0>>(wide);
     rt_.set_queue_capacity<Merge<1>>(wide);
-    const std::size_t bytes = g_.bytes() + queue_.bytes() + mark_.bytes() + parent_.bytes() + level_begin_.bytes() +
-                              scratch_.memory.bytes() + pairs_.bytes() + scan_.bytes() + state_.bytes() +
-                              plan_.bytes();
+    const std::size_t bytes = g_.bytes() + 2 * queue_[0].bytes() + mark_.bytes() + parent_.bytes() +
+                              2 * level_begin_[0].bytes() + scratch_.memory.bytes() + pairs_.bytes() + scan_.bytes() +
+                              state_.bytes() + plan_.bytes();
     bytes_ = bytes + queue_bytes<Narrow>(2) + queue_bytes<Plan>(2) + queue_bytes<Rank>(2) +
              queue_bytes<Expand>(expands) + queue_bytes<SortChunk>(wide) + 2 * queue_bytes<Merge<0>>(wide);
     bytes_ = std::max(bytes_, g_.setup_peak_bytes);
@@ -1193,17 +1201,17 @@ class TaskEngine {
     e.row_ptr = g_.row_ptr.data();
     e.col = g_.col.data();
     e.degree = g_.degree.data();
-    e.queue = queue_.data();
+    use_buffer(0);
     e.mark = mark_.data();
     e.parent = parent_.data();
     e.runs[0] = scratch_.runs[0];
     e.runs[1] = scratch_.runs[1];
     e.state = state_.data();
-    e.level_begin = level_begin_.data();
     e.plan = plan_.data();
     e.tile = tile;
     e.expand_chunk = expand_chunk;
     RankEnv& x = e.rank;
+    x.state = state_.data() + 1;
     x.pairs = pairs_.data();
     x.pair_begin = scratch_.pair_begin;
     x.bfs_pos = scratch_.bfs_pos;
@@ -1225,38 +1233,69 @@ class TaskEngine {
   std::uint64_t phase_switches() const { return phase_switches_; }
   int cm_from_levels() const { return cm_from_levels_; }
   int cm_fallbacks() const { return cm_fallbacks_; }
+  int cm_overlapped() const { return cm_overlapped_; }
 
+  // Each BFS fills the other pair of queue and level-start buffers, so the levels of the
+  // one before stay: the George–Liu search's candidate is no deeper than the root before
+  // it exactly when the search ends and the driver takes that root, so while the BFS from
+  // the candidate runs, a Rank task of the same run orders the levels of the BFS before
+  // it (phase 0 holds both types). The order is there when the driver asks for it.
   BfsLevels bfs(index_t root) {
-    rt_.env().bfs = true;
-    rt_.env().stamp = ++stamp_;
-    const LevelState s = search<Narrow>(root);
-    best_ = s.best;
+    TaskEnv& e = rt_.env();
+    e.bfs = true;
+    e.stamp = ++stamp_;
+    const index_t before = bfs_root_;
+    // A level wider than a pair can describe makes Rank give up: not worth starting when
+    // the average level is that wide already (the random graph).
+    const bool overlap = reuse_levels_ && before >= 0 &&
+                         static_cast<std::int64_t>(bfs_size_) <= std::int64_t{bfs_levels_} * kPairLevelWidth;
+    if (overlap) {
+      prepare_rank(cur_);
+      rt_.seed<Rank>(0);
+    }
+    use_buffer(1 - cur_);
+    rt_.seed<Narrow>(root);
+    const std::array<LevelState, 2> s = run_seeded();
+    ranked_root_ = overlap ? before : -1;
+    ranked_ = s[1];
+    cur_ = 1 - cur_;
+    best_ = s[0].best;
     bfs_root_ = root;
-    bfs_levels_ = s.levels;
-    bfs_size_ = s.end;
-    return {s.levels, s.end};
+    bfs_levels_ = s[0].levels;
+    bfs_size_ = s[0].end;
+    return {s[0].levels, s[0].end};
   }
 
   index_t min_degree_in_last_level() const { return static_cast<index_t>(best_ & 0xffffffffu); }
 
-  // From the levels of the last BFS when it started at root (the driver's start-node search
-  // ends with a BFS from the node it returns); otherwise, or when the level path gives up,
-  // a search with claims.
+  // From the levels of a BFS from root: the one before the last, ordered during the last
+  // (see bfs), or the last, ordered now; otherwise, or when the level path gives up, a
+  // search with claims.
   CmOrder cuthill_mckee(index_t root, index_t* out_end) {
     rt_.env().bfs = false;
     LevelState s{};
-    const index_t* from = queue_.data();
-    if (reuse_levels_ && root == bfs_root_) {
+    bool from_levels = false;
+    if (reuse_levels_ && root == ranked_root_) {
+      s = ranked_;
+      from_levels = true;
+      ++cm_overlapped_;
+    } else if (reuse_levels_ && root == bfs_root_) {
       s = order_levels();
-      from = scratch_.order;
+      from_levels = true;
+    }
+    if (from_levels) {
       if (s.levels > 0) ++cm_from_levels_;
       else ++cm_fallbacks_;
     }
+    const index_t* from = scratch_.order;
     if (s.levels <= 0) {
-      s = search<Narrow>(root);
-      from = queue_.data();
+      use_buffer(cur_);
+      rt_.seed<Narrow>(root);
+      s = run_seeded()[0];
+      from = queue_[cur_].data();
     }
-    bfs_root_ = -1;  // the claims search overwrites the BFS order in the queue
+    bfs_root_ = -1;  // the claims search overwrites the BFS order in the queue,
+    ranked_root_ = -1;  // and the next search the scratch arrays
     // Through a scratch array the order is not in (bfs_pos is free once Rank has ended).
     copy_reversed_to_host(from, s.end, from == scratch_.order ? scratch_.bfs_pos : scratch_.order, out_end);
     return {s.levels, s.end};
@@ -1271,37 +1310,53 @@ class TaskEngine {
     return o;
   }
 
-  // The pairs of the last BFS's levels (over the whole GPU), then one Rank task per
-  // kLevelsPerTask levels. state.levels < 0: Rank gave up.
-  LevelState order_levels() {
-    const LevelPairsArgs a{g_.row_ptr.data(), g_.col.data(),      queue_.data(),     level_begin_.data(),
-                           bfs_levels_,       bfs_size_,          g_.degree.data(),  scratch_.bfs_pos,
-                           scratch_.degree_at, scratch_.level_of, scratch_.count,    scratch_.pair_begin,
-                           pairs_.data()};
-    build_level_pairs(a, scan_.data(), scan_.bytes());
-    rt_.env().rank.levels = bfs_levels_;
-    return search<Rank>(0);
+  // The searches write queue_[b] and level_begin_[b].
+  void use_buffer(int b) {
+    rt_.env().queue = queue_[b].data();
+    rt_.env().level_begin = level_begin_[b].data();
   }
 
-  template <class T>
-  LevelState search(typename T::Item item) {
-    rt_.seed<T>(item);
+  // The pairs of the levels the last BFS left in buffer b (over the whole GPU), for Rank
+  // tasks that read them from there.
+  void prepare_rank(int b) {
+    const LevelPairsArgs a{g_.row_ptr.data(),  g_.col.data(),      queue_[b].data(), level_begin_[b].data(),
+                           bfs_levels_,        bfs_size_,          g_.degree.data(), scratch_.bfs_pos,
+                           scratch_.degree_at, scratch_.level_of,  scratch_.count,   scratch_.pair_begin,
+                           pairs_.data()};
+    build_level_pairs(a, scan_.data(), scan_.bytes());
+    RankEnv& x = rt_.env().rank;
+    x.queue = queue_[b].data();
+    x.level_begin = level_begin_[b].data();
+    x.levels = bfs_levels_;
+  }
+
+  // The last BFS's levels ordered by one Rank task per kLevelsPerTask levels.
+  // state.levels < 0: Rank gave up.
+  LevelState order_levels() {
+    prepare_rank(cur_);
+    rt_.seed<Rank>(0);
+    return run_seeded()[1];
+  }
+
+  // Runs what is seeded; the states of the search (Narrow and the types it hands to) and
+  // of Rank.
+  std::array<LevelState, 2> run_seeded() {
     const RunStats stats = rt_.run(scheduler_);
     ++runs_count_;
     tasks_ += stats.total_tasks();
     phase_switches_ += stats.phase_switches;
-    LevelState s{};
-    APIARY_CUDA_CHECK(cudaMemcpy(&s, state_.data(), sizeof s, cudaMemcpyDeviceToHost));
+    std::array<LevelState, 2> s{};
+    APIARY_CUDA_CHECK(cudaMemcpy(s.data(), state_.data(), sizeof s, cudaMemcpyDeviceToHost));
     return s;
   }
 
   DeviceGraph g_;
   Scheduler scheduler_;
   bool reuse_levels_;
-  DeviceBuffer<index_t> queue_;
+  DeviceBuffer<index_t> queue_[2];
   DeviceBuffer<unsigned> mark_;
   DeviceBuffer<unsigned> parent_;
-  DeviceBuffer<index_t> level_begin_;
+  DeviceBuffer<index_t> level_begin_[2];
   Scratch scratch_;
   DeviceBuffer<std::uint32_t> pairs_;
   DeviceBuffer<unsigned char> scan_;
@@ -1310,14 +1365,18 @@ class TaskEngine {
   Runtime<RcmProgram, TaskEnv> rt_;
   unsigned stamp_ = 0;
   unsigned long long best_ = 0;
-  index_t bfs_root_ = -1;  // root of the BFS whose levels are in the queue; -1: none
+  int cur_ = 0;  // the buffers of the last search
+  index_t bfs_root_ = -1;  // root of the BFS whose levels are in buffer cur_; -1: none
   index_t bfs_levels_ = 0;
   index_t bfs_size_ = 0;
+  index_t ranked_root_ = -1;  // root of the BFS before the last, when Rank ordered its levels
+  LevelState ranked_{};       // that Rank's state (levels < 0: it gave up)
   int runs_count_ = 0;
   std::uint64_t tasks_ = 0;
   std::uint64_t phase_switches_ = 0;
   int cm_from_levels_ = 0;
   int cm_fallbacks_ = 0;
+  int cm_overlapped_ = 0;
   std::size_t bytes_ = 0;
 };
 
@@ -1336,6 +1395,7 @@ void rcm_tasks(const sparse::Csr<double>& graph, Scheduler scheduler, const RcmG
   r.phase_switches = e.phase_switches();
   r.cm_from_levels = e.cm_from_levels();
   r.cm_fallbacks = e.cm_fallbacks();
+  r.cm_overlapped = e.cm_overlapped();
 }
 
 }  // namespace apiary::rcm::detail

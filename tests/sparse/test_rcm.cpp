@@ -128,16 +128,18 @@ TEST(RcmHandChecked, PathNumberedOutOfOrder) {
 }
 
 TEST(RcmHandChecked, Star) {
-  // Centre 0, leaves 1..5. BFS 0 (2 levels) -> leaf 1 (3 levels) -> leaf 2 (3, not deeper).
+  // Centre 0, leaves 1..5. BFS 0 (2 levels) -> leaf 1 (3 levels) -> leaf 2 (3, not
+  // deeper): leaf 1, the last root whose BFS was deeper.
   const auto a = graph(6, {{0, 1}, {0, 2}, {0, 3}, {0, 4}, {0, 5}});
   const PseudoPeripheral p = pseudo_peripheral_node(a, 0);
-  EXPECT_EQ(p.node, 2);
+  EXPECT_EQ(p.node, 1);
   EXPECT_EQ(p.eccentricity, 2);
   EXPECT_EQ(p.bfs_count, 3);
-  // CM from 2: 2, 0, 1, 3, 4, 5; reversed.
+  // rcm starts from leaf 1 (least degree), and leaf 2 is no deeper. CM from 1: 1, 0, 2,
+  // 3, 4, 5; reversed.
   const RcmResult r = rcm(a);
-  EXPECT_EQ(r.perm, (std::vector<index_t>{5, 4, 3, 1, 0, 2}));
-  EXPECT_EQ(r.start_nodes, (std::vector<index_t>{2}));
+  EXPECT_EQ(r.perm, (std::vector<index_t>{5, 4, 3, 2, 0, 1}));
+  EXPECT_EQ(r.start_nodes, (std::vector<index_t>{1}));
 }
 
 TEST(RcmHandChecked, CompleteGraph) {
@@ -145,9 +147,9 @@ TEST(RcmHandChecked, CompleteGraph) {
   for (index_t i = 0; i < 5; ++i)
     for (index_t j = i + 1; j < 5; ++j) e.emplace_back(i, j);
   const auto a = graph(5, e);
-  const RcmResult r = rcm(a);
-  EXPECT_EQ(r.start_nodes, (std::vector<index_t>{1}));
-  EXPECT_EQ(r.perm, (std::vector<index_t>{4, 3, 2, 0, 1}));
+  const RcmResult r = rcm(a);  // from 0; the BFS from 1 is no deeper
+  EXPECT_EQ(r.start_nodes, (std::vector<index_t>{0}));
+  EXPECT_EQ(r.perm, (std::vector<index_t>{4, 3, 2, 1, 0}));
   EXPECT_EQ(bandwidth(permuted(a, r.perm)), 4);
 }
 
@@ -172,12 +174,12 @@ TEST(RcmHandChecked, IsolatedVerticesAreComponents) {
 
 TEST(RcmHandChecked, ComponentsInOrderOfTheirLeastDegreeVertex) {
   // The triangle {0, 1, 2} (degrees 2) and the path 3 - 4 (degrees 1): the path first,
-  // from 3 (its BFS has as many levels as vertices); then the triangle from 0, whose
-  // search ends at 1. CM order 3 4 | 1 0 2, reversed.
+  // from 3 (its BFS has as many levels as vertices); then the triangle from 0 (the BFS
+  // from 1 is no deeper). CM order 3 4 | 0 1 2, reversed.
   const auto a = graph(5, {{0, 1}, {1, 2}, {2, 0}, {3, 4}});
   const RcmResult r = rcm(a);
-  EXPECT_EQ(r.start_nodes, (std::vector<index_t>{3, 1}));
-  EXPECT_EQ(r.perm, (std::vector<index_t>{2, 0, 1, 4, 3}));
+  EXPECT_EQ(r.start_nodes, (std::vector<index_t>{3, 0}));
+  EXPECT_EQ(r.perm, (std::vector<index_t>{2, 1, 0, 4, 3}));
 }
 
 TEST(LeastDegreeFirst, HandsOutUnvisitedVerticesByDegreeThenIndex) {
@@ -212,7 +214,7 @@ TEST(RcmHandChecked, SelfLoopsIgnored) {
   EXPECT_EQ(rcm(graph(6, with_loops)).perm, plain.perm);
   EXPECT_EQ(rcm(graph(6, star, true)).perm, plain.perm);
   const PseudoPeripheral p = pseudo_peripheral_node(graph(6, with_loops), 0);
-  EXPECT_EQ(p.node, 2);
+  EXPECT_EQ(p.node, 1);  // counting the loops, leaf 3 would have been the least-degree candidate
 }
 
 TEST(RcmGrid, BandwidthEqualsSide) {
