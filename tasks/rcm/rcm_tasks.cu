@@ -23,11 +23,12 @@
 //                       (phases), so each pass starts after the previous one has ended;
 //                       the last pass writes the level into the queue and hands back to
 //                       Plan (phase 0, after the cyclic wrap).
-//   phase 0  Rank       the Cuthill–McKee search from the levels of the start-node
-//                       search's last BFS (same root, same level sets): no claims, one
-//                       task walks the levels (see the comment above RankShared). The
-//                       searches with claims below remain for given roots and for what
-//                       Rank gives up on.
+//   phase 0  Rank       the Cuthill–McKee search from the levels of one of the
+//                       start-node search's BFS (same root, same level sets): no claims,
+//                       one task walks the levels (see the comment above RankShared),
+//                       usually beside the next BFS's Narrow task in the same run
+//                       (TaskEngine::bfs). The searches with claims below remain for
+//                       given roots and for what Rank gives up on.
 //
 // Claims are those of the `cub` variant (rcm_gpu.cu): a BFS marks a vertex with the
 // search's stamp (atomic exchange); Cuthill–McKee takes the smallest parent position with
@@ -119,7 +120,7 @@ struct LevelState {
   unsigned long long best;  // BFS: min (degree << 32 | vertex) over the last level
 };
 
-// Cuthill–McKee from the levels of the last BFS (Rank; level_pairs.cuh).
+// Cuthill–McKee from the levels of a BFS (Rank; level_pairs.cuh).
 struct RankEnv {
   // The BFS whose levels are ordered: its queue and level starts (a BFS of the same run
   // may be filling the other pair of buffers), and the state Rank reports to.
