@@ -148,6 +148,7 @@ int main(int argc, char** argv) {
                         {"gpu_ms", gm},
                         {"gpu_min_ms", *std::min_element(tg.begin(), tg.end())},
                         {"gpu_max_ms", *std::max_element(tg.begin(), tg.end())},
+                        {"gpu_setup_ms", g.setup_ms},
                         {"gpu_start_ms", g.start_ms},
                         {"gpu_permutation_ms", g.permutation_ms},
                         {"serial_ms", s},

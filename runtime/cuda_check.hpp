@@ -22,8 +22,14 @@ class CudaError : public std::runtime_error {
   cudaError_t code_;
 };
 
+// On failure the thread's last-error state is cleared before the throw: the runtime
+// records a failed call's error there too, and a caller that handles the exception would
+// otherwise see it again at its next launch check (APIARY_CUDA_CHECK_LAUNCH), blamed on
+// an innocent kernel. A sticky error (the context is lost) stays whatever is done here.
 inline void cuda_check(cudaError_t code, const char* call, const char* file, int line) {
-  if (code != cudaSuccess) throw CudaError(code, call, file, line);
+  if (code == cudaSuccess) return;
+  (void)cudaGetLastError();
+  throw CudaError(code, call, file, line);
 }
 
 }  // namespace apiary

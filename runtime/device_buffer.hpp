@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "runtime/cuda_check.hpp"
+#include "runtime/host_upload.hpp"
 
 namespace apiary {
 
@@ -47,9 +48,7 @@ class DeviceBuffer {
 
   void copy_from(std::span<const T> host, cudaStream_t stream = nullptr) {
     if (host.size() > size_) throw std::length_error("DeviceBuffer::copy_from: source larger than buffer");
-    if (host.empty()) return;
-    APIARY_CUDA_CHECK(cudaMemcpyAsync(data_, host.data(), host.size_bytes(), cudaMemcpyHostToDevice, stream));
-    APIARY_CUDA_CHECK(cudaStreamSynchronize(stream));
+    upload_to_device(data_, host.data(), host.size_bytes(), stream);  // returns once they have arrived
   }
   std::vector<T> to_host(cudaStream_t stream = nullptr) const {
     std::vector<T> out(size_);

@@ -1,0 +1,26 @@
+// Uploads from pageable host memory. One cudaMemcpy from pageable memory goes through
+// the driver's staging at 6-8 GB/s on an H100 host (the 24 MB graph of poisson2d:1000
+// took 3.1-3.8 ms, most of the RCM's set-up); pinning the source first costs more than
+// it saves (session 22). Large uploads here go through a process-wide pair of pinned
+// buffers instead, filled by several host threads while the copy engine drains the
+// other one.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+
+namespace apiary {
+
+// From this size on, upload_to_device stages (below it, one cudaMemcpy). On an H100 host
+// (16 cores, bench_upload, session 23), against one cudaMemcpy, staging was 0.62x as fast
+// at 4 MiB (threads and barriers for a single chunk), 1.62x at 24 MiB, 3.15x at 96 MiB.
+inline constexpr std::size_t kStagedUploadMin = std::size_t{16} << 20;
+
+// Copies `bytes` from host memory at `src` to device memory at `dst` (the current
+// device's) on `stream`, and returns once they have arrived. Pinned sources, small
+// copies and one-core hosts take one cudaMemcpyAsync. Thread-safe: concurrent calls
+// share the staging buffers one after the other. Throws CudaError.
+void upload_to_device(void* dst, const void* src, std::size_t bytes, cudaStream_t stream = nullptr);
+
+}  // namespace apiary
