@@ -34,8 +34,9 @@ struct JacobiArgs {
   std::string rhs = "ones";
   double tolerance = 1e-6;
   int max_iterations = 1000;
-  int nnz_budget = 512;
+  int nnz_budget = 512;           // 0: auto (jacobi::auto_budgets)
   int row_budget = 256;
+  bool row_budget_given = false;  // else `auto` chooses it too
   int checkpoint_interval = 4;
   int reps = 3;
   bool json = false;
@@ -108,6 +109,11 @@ void run_jacobi(const JacobiArgs& args) {
   options.max_iterations = args.max_iterations;
   options.partition.nnz_budget = args.nnz_budget;
   options.partition.row_budget = args.row_budget;
+  if (args.nnz_budget == 0) {
+    const jacobi::PartitionOptions chosen = jacobi::auto_budgets(m.a.rows, m.a.nnz(), query_device().multiprocessors);
+    options.partition.nnz_budget = chosen.nnz_budget;
+    if (!args.row_budget_given) options.partition.row_budget = chosen.row_budget;
+  }
   options.checkpoint_interval = args.checkpoint_interval;
   const auto solver = std::make_unique<jacobi::JacobiSolver>(m.a, b, options);
   const jacobi::JacobiProblem& problem = solver->problem();
@@ -123,9 +129,10 @@ void run_jacobi(const JacobiArgs& args) {
     fmt::print("problem    b = {}, x(0) = 1, stop when ||x(k+1) - x(k)||_1 < {:g} or after {} iterations\n", args.rhs,
                args.tolerance, args.max_iterations);
     fmt::print(
-        "tasks      {} chunks of rows (nnz budget {}, row budget {}): at most {} rows, {} entries per chunk; "
+        "tasks      {} chunks of rows (nnz budget {}{}, row budget {}): at most {} rows, {} entries per chunk; "
         "{} rows split into {} pieces\n",
-        part.chunks.size(), args.nnz_budget, args.row_budget, part.max_rows, part.max_entries, part.split_rows,
+        part.chunks.size(), options.partition.nnz_budget, args.nnz_budget == 0 ? " (auto)" : "",
+        options.partition.row_budget, part.max_rows, part.max_entries, part.split_rows,
         part.piece_chunks);
     fmt::print("traffic    {:.3g} MB per iteration (each matrix entry and vector element once)\n", bytes / 1e6);
     if (warning) fmt::print("warning    {}\n", *warning);
@@ -276,12 +283,17 @@ void add_jacobi_command(CLI::App& app) {
   cmd->add_option("--max-iter", args->max_iterations, "most iterations; not converging by then is an error")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  cmd->add_option("--nnz-budget", args->nnz_budget, "most entries of A per task; longer rows are split")
-      ->check(CLI::Range(2, 1 << 30))
+  cmd->add_option("--nnz-budget", args->nnz_budget,
+                  "most entries of A per task (longer rows are split), or auto: chosen from the matrix's size and "
+                  "the GPU's multiprocessors, with the row budget unless that is given")
+      ->type_name("N|auto")
+      ->transform(CLI::Transformer({{"auto", "0"}}))
+      ->check(CLI::Range(2, 1 << 30) | CLI::IsMember({0}))
       ->capture_default_str();
   cmd->add_option("--row-budget", args->row_budget, "most rows per task")
       ->check(CLI::Range(1, 1 << 30))
-      ->capture_default_str();
+      ->capture_default_str()
+      ->each([args](const std::string&) { args->row_budget_given = true; });
   cmd->add_option("--checkpoint-every", args->checkpoint_interval,
                   "checkpoints: iterations between two checks of the change")
       ->check(CLI::Range(1, 1 << 20))

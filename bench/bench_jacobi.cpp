@@ -9,6 +9,7 @@
 //   bench_jacobi --nnz 1e5,1e6 --iterations 500 --schedulers all --json jacobi.json
 //   bench_jacobi --nnz 1e6 --nnz-budget 512,2048,8192 --variants autonomous   # a budget sweep
 //   bench_jacobi --nnz 1e7 --nnz-budget 4096,16384 --row-budget 256,1024        # and of rows
+//   bench_jacobi --nnz 1e4,1e7 --nnz-budget auto,4096                            # the chosen budgets
 //
 // Every pair of budgets (entries, rows) is a partition of its own: the baselines run on
 // it too, and the ratios compare variants on the same partition.
@@ -117,6 +118,7 @@ struct Row {
   std::size_t nnz = 0;
   int nnz_budget = 0;
   int row_budget = 0;
+  bool auto_budget = false;  // chosen by jacobi::auto_budgets (--nnz-budget auto)
   std::size_t chunks = 0;
   std::string variant;
   std::string scheduler;
@@ -149,9 +151,13 @@ int main(int argc, char** argv) {
   app.add_option("--iterations", iterations, "iterations per solve (tolerance 0)")->check(CLI::PositiveNumber);
   app.add_option("--reps", reps, "timed solves per variant (median)")->check(CLI::PositiveNumber);
   app.add_option("--schedulers", scheduler_text, "megakernel, timesliced, controller or all");
-  app.add_option("--nnz-budget", budgets, "most entries of A per task; a list runs each as its own partition")
+  app.add_option("--nnz-budget", budgets,
+                 "most entries of A per task, or auto (jacobi::auto_budgets, with the row budget unless "
+                 "--row-budget is given); a list runs each as its own partition")
       ->delimiter(',')
-      ->check(CLI::Range(2, 1 << 30));
+      ->type_name("N|auto")
+      ->transform(CLI::Transformer({{"auto", "0"}}))
+      ->check(CLI::Range(2, 1 << 30) | CLI::IsMember({0}));
   app.add_option("--row-budget", row_budgets, "most rows per task; a list runs each with every nnz budget")
       ->delimiter(',')
       ->capture_default_str()
@@ -193,7 +199,9 @@ int main(int argc, char** argv) {
     for (const std::string& name : variant_names)
       if (!jacobi::parse_variant(name)) throw std::invalid_argument("unknown variant '" + name + "'");
 
-    fmt::print("device   {}\n", describe(query_device()));
+    const DeviceInfo device = query_device();
+    const int multiprocessors = device.multiprocessors;
+    fmt::print("device   {}\n", describe(device));
     const double bandwidth = copy_bandwidth();
     fmt::print("copy     {:.0f} GB/s device to device (read + write)\n", bandwidth / 1e9);
     fmt::print("{} iterations per solve, median of {} solves\n\n", iterations, reps);
@@ -218,7 +226,13 @@ int main(int argc, char** argv) {
                               {"bound_ms", bound_ms},
                               {"spmv_fraction_of_bound", bound_ms / spmv_ms}});
       }
-      for (const auto& [budget, row_budget] : budget_pairs) {
+      for (auto [budget, row_budget] : budget_pairs) {
+        const bool auto_budget = budget == 0;
+        if (auto_budget) {
+          const jacobi::PartitionOptions chosen = jacobi::auto_budgets(a.rows, a.nnz(), multiprocessors);
+          budget = chosen.nnz_budget;
+          if (app.count("--row-budget") == 0) row_budget = chosen.row_budget;
+        }
         jacobi::JacobiOptions o;
         o.tolerance = 0;
         o.max_iterations = iterations;
@@ -247,6 +261,7 @@ int main(int argc, char** argv) {
             r.nnz = a.nnz();
             r.nnz_budget = budget;
             r.row_budget = row_budget;
+            r.auto_budget = auto_budget;
             r.chunks = solver.partition().chunks.size();
             r.variant = std::string(to_string(v));
             r.scheduler = jacobi::uses_scheduler(v) ? std::string(to_string(s)) : "-";
@@ -264,7 +279,7 @@ int main(int argc, char** argv) {
           r.vs_kernels = kernels_ms / r.ms_per_iteration;
           r.vs_graph = graph_ms / r.ms_per_iteration;
           fmt::print("{:<22} {:>10} {:>6} {:>5} {:>7} {:<14} {:<11} {:>10.2f} {:>8.1f} {:>9.2f}x {:>8.2f}x {:>8.0f}%\n",
-                     r.matrix, r.nnz, r.nnz_budget, r.row_budget, r.chunks, r.variant, r.scheduler,
+                     r.matrix, r.nnz, fmt::format("{}{}", r.auto_budget ? "a" : "", r.nnz_budget), r.row_budget, r.chunks, r.variant, r.scheduler,
                      r.ms_per_iteration * 1e3, r.gb_per_s, r.vs_kernels, r.vs_graph, 100 * r.of_bound);
           rows.push_back(r);
         }
@@ -272,7 +287,8 @@ int main(int argc, char** argv) {
       }
     }
     fmt::print(
-        "\nvs kernels / vs graph: the baseline's time per iteration over this one's (above 1: faster); "
+        "\nbudget aN: N chosen by --nnz-budget auto; "
+        "vs kernels / vs graph: the baseline's time per iteration over this one's (above 1: faster); "
         "of bound: the copy-bandwidth time of the bytes an iteration must move over the measured time; "
         "reference: a cusparseSpMV of A on the same GPU against the same bound\n");
 
@@ -283,6 +299,7 @@ int main(int argc, char** argv) {
                        {"nnz", r.nnz},
                        {"nnz_budget", r.nnz_budget},
                        {"row_budget", r.row_budget},
+                       {"auto_budget", r.auto_budget},
                        {"tasks", r.chunks},
                        {"variant", r.variant},
                        {"scheduler", r.scheduler},

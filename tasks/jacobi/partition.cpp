@@ -13,6 +13,21 @@ std::string at_chunk(std::size_t c, const std::string& what) { return "chunk " +
 
 }  // namespace
 
+PartitionOptions auto_budgets(std::int64_t rows, std::int64_t entries, int multiprocessors) {
+  if (multiprocessors < 1) throw std::invalid_argument("jacobi: auto budgets need a positive multiprocessor count");
+  const std::int64_t sms = multiprocessors;
+  entries = std::max<std::int64_t>(entries, 1);
+  const std::int64_t per_sm = (entries + sms - 1) / sms;
+  std::int64_t want = per_sm;                                               // one task per SM
+  if (per_sm > 1024) want = entries >= 16 * rows ? 4096 : (per_sm + 2) / 3;  // the stage, or three per SM
+  std::int64_t budget = 512;
+  while (budget < want && budget < (std::int64_t{1} << 30)) budget *= 2;
+  PartitionOptions o;
+  o.nnz_budget = static_cast<int>(budget);
+  o.row_budget = static_cast<int>(budget);
+  return o;
+}
+
 std::int32_t lanes_for(index_t rows, index_t max_off, std::int64_t off_entries) {
   if (rows <= 1 && max_off > 32) return 0;
   return sparse::lanes_per_row(rows, max_off, off_entries, kTaskThreads);

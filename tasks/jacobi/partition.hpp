@@ -51,6 +51,21 @@ struct Partition {
   std::int64_t max_entries = 0;   // most entries of A in one chunk (a piece: off-diagonal only)
 };
 
+// Budgets for a matrix of `rows` rows and `entries` entries of A on a GPU of
+// `multiprocessors` SMs (`--nnz-budget auto`), read off the best partitions of the
+// autonomous variant under the megakernel (H100, session 23, docs/jacobi.md "Choosing
+// the budgets"):
+//  * where one task per SM holds at most 1024 entries (4 a thread), an iteration is a
+//    chain of memory latencies: one task per SM, at least 512 entries (dd 10^4 and
+//    10^5 non-zeros: 512 and 1024);
+//  * above that, rows of 16 entries or more on average: 4096, so that a chunk fits the
+//    row task's shared stage (at most 256 rows, 4096 entries; dd 10^6 and 10^7: 4096);
+//  * shorter rows: about three tasks per SM, one per resident megakernel block, each
+//    updating its rows without the stage (Poisson 3D 150³, 7 per row: 65536);
+// rounded up to a power of two. The row budget is the entry budget, so it never binds
+// first (every row has its diagonal). Rows longer than the budget are split as usual.
+PartitionOptions auto_budgets(std::int64_t rows, std::int64_t entries, int multiprocessors);
+
 // Greedy, in row order: a row joins the current chunk while the chunk stays within both
 // budgets. A row has 1 + (its off-diagonal entries) entries of A: the diagonal always
 // exists (problem.hpp refuses a missing one). A row with more than nnz_budget entries is

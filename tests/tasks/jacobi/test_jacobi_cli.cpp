@@ -49,6 +49,21 @@ TEST(JacobiCli, BadOptionsAreOneLineErrors) {
   const RunResult budget = run_apiary({"jacobi", "poisson2d:10", "--nnz-budget", "1"});
   EXPECT_NE(budget.exit_code, 0);
   EXPECT_NE(budget.exit_code, 1);
+  const RunResult word = run_apiary({"jacobi", "poisson2d:10", "--nnz-budget", "most"});
+  EXPECT_NE(word.exit_code, 0);
+  EXPECT_NE(word.exit_code, 1);
+}
+
+// `auto` is accepted (and, with a GPU, named in the report with the budget it chose).
+TEST(JacobiCli, AutoBudgetsAreChosenAndReported) {
+  const RunResult r = run_apiary({"jacobi", "dd:3000:5:15", "--nnz-budget", "auto", "--variant", "autonomous",
+                                  "--reps", "1", "--tol", "1e-8"});
+  if (const auto reason = apiary::no_device_reason()) {
+    expect_one_error_line(r, "no GPU available");  // parsed, then refused for want of a GPU
+    return;
+  }
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("(nnz budget 512 (auto), row budget 512)"), std::string::npos) << r.out;
 }
 
 TEST(JacobiCli, ZeroAndMissingDiagonalsNameTheRow) {

@@ -183,6 +183,31 @@ TEST(JacobiPartition, BudgetsOutOfRangeAreRefused) {
   EXPECT_THROW(partition_rows(p.row_ptr, o), std::invalid_argument);
 }
 
+// The rule of --nnz-budget auto at the sizes it was read from (132 SMs, as on an H100 or
+// H200; bench_jacobi, session 23): one task per SM while it holds at most 1024 entries;
+// then the stage's 4096 for rows of 16 entries or more, else about three tasks per SM;
+// rounded up to a power of two. The row budget follows the entry budget.
+TEST(JacobiPartition, AutoBudgetsFollowTheMeasuredBestPartitions) {
+  auto budget = [](std::int64_t rows, std::int64_t entries) { return auto_budgets(rows, entries, 132).nnz_budget; };
+  EXPECT_EQ(budget(526, 9'934), 512);                   // dd 10^4: best 512
+  EXPECT_EQ(budget(5'263, 99'562), 1024);               // dd 10^5: best 1024
+  EXPECT_EQ(budget(52'632, 1'001'620), 4096);           // dd 10^6: best 4096
+  EXPECT_EQ(budget(526'316, 9'999'749), 4096);          // dd 10^7: best 4096
+  EXPECT_EQ(budget(3'375'000, 23'490'000), 65536);      // poisson3d:150: best 65536 (16384 rows or more)
+  EXPECT_EQ(budget(1, 1), 512);                         // never below 512
+  EXPECT_EQ(budget(10'000, 132 * 1024), 1024);          // the last size with one task per SM
+  EXPECT_EQ(budget(8'000, 132 * 1024 + 1), 4096);       // then the stage for 16.9 entries a row...
+  EXPECT_EQ(budget(10'000, 132 * 1024 + 1), 512);       // ...and for 13.5 three tasks per SM: 342, raised to 512
+  const PartitionOptions o = auto_budgets(3'375'000, 23'490'000, 132);
+  EXPECT_EQ(o.row_budget, o.nnz_budget);
+  EXPECT_THROW(auto_budgets(10, 1000, 0), std::invalid_argument);
+  // Valid budgets for the partition, whatever the size.
+  const JacobiProblem p = split_diagonal(sparse::poisson2d<double>(40, 40));
+  const PartitionOptions chosen = auto_budgets(1600, static_cast<std::int64_t>(p.row_ptr.back()) + 1600, 8);
+  const Partition part = partition_rows(p.row_ptr, chosen);
+  EXPECT_EQ(check_partition(part, p.row_ptr, chosen), "");
+}
+
 // ---- the diagonal ----
 
 TEST(JacobiProblem, SplitKeepsTheOffDiagonalPartAndInvertsTheDiagonal) {

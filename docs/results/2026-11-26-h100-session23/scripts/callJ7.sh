@@ -1,19 +1,27 @@
 #!/usr/bin/env bash
-# Benchmarks, old (fbc00bb) against new, same call.
+# Session 23 J7: --nnz-budget auto against a budget sweep in the same process; the Jacobi CLI tests.
 set -uo pipefail
-export PATH=/usr/local/cuda/bin:$PATH
 cd "$(dirname "$0")/.."
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
-for t in old new; do build/$t/bench/bench_runtime --reps 5 --scheduler megakernel > $OUT/bench_runtime_$t.log 2>&1; done
-S="--iterations 100 --reps 3 --nnz 1e4,1e5 --nnz-budget 256,512,1024"
-for t in old new; do build/$t/bench/bench_jacobi $S > $OUT/bench_jacobi_small_$t.log 2>&1; done
-L="--iterations 50 --reps 3 --nnz 1e6,1e7 --nnz-budget 1024,4096"
-build/old/bench/bench_jacobi $L > $OUT/bench_jacobi_large_old.log 2>&1
-build/new/bench/bench_jacobi $L --spec dd:52632:11:27,dd:526316:11:27,poisson3d:150 --json $OUT/bench_jacobi_large_new.json > $OUT/bench_jacobi_large_new.log 2>&1
-for t in old new; do
-  { build/$t/bench/bench_rcm --no-shared --reps 3; build/$t/bench/bench_pcg --order color --precond ic0 --loop tasks --reps 3 poisson3d:100; } > $OUT/bench_rcm_pcg_$t.log 2>&1
-done
-for t in old new; do echo "== $t"; grep -E "trivial|hop|switch|run of one" $OUT/bench_runtime_$t.log | grep -v "CUDA graph" | cut -c1-75; done
-for t in old new; do echo "== $t"; grep -E "autonomous|graph " $OUT/bench_jacobi_small_$t.log | awk '{print $2,$3,$5,$7}' | tr '\n' ';'; echo; done
-for t in old new; do echo "== $t"; grep -E "autonomous|graph |reference" $OUT/bench_jacobi_large_$t.log | awk '{print $1,$3,$5,$7,$NF}' | tr '\n' ';'; echo; done
-for t in old new; do echo "== $t"; grep -iE "tasks|ic0" $OUT/bench_rcm_pcg_$t.log | grep -v "^device" | cut -c1-120 | head -12; done
+SECONDS=0
+JOBS=16 .run/setup3.sh "bench_jacobi test_jacobi_cli apiary test_jacobi_host" new
+echo "built at $SECONDS s"
+export PATH=/usr/local/cuda/bin:$PATH
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+for t in test_jacobi_cli test_jacobi_host; do f=$(find build/new -name $t -type f | head -1); timeout 300 $f > /tmp/$t.log 2>&1; echo "$t rc $? $(grep -E '^\[  PASSED|^\[  FAILED' /tmp/$t.log | head -2 | tr '\n' ' ')"; grep -E "^\[  FAILED" /tmp/$t.log | head; done
+build/new/apps/apiary jacobi dd:526316:11:27 --nnz-budget auto --variant autonomous,graph --reps 3 --tol 1e-9 --max-iter 200 > $OUT/cli_auto_1e7.log 2>&1; echo "cli rc $?"; grep -E "tasks|autonomous|graph" $OUT/cli_auto_1e7.log | head -4
+B="--iterations 50 --reps 3 --nnz 1e4,1e5,1e6,1e7 --spec poisson3d:150 --variants autonomous"
+timeout 400 build/new/bench/bench_jacobi $B --nnz-budget auto,512,1024,4096,16384,32768,65536 --row-budget 16384 --json $OUT/sweep.json > $OUT/sweep.log 2>&1; echo "sweep rc $? at $SECONDS s"
+timeout 200 build/new/bench/bench_jacobi $B --nnz-budget auto --json $OUT/auto.json > $OUT/auto.log 2>&1; echo "auto rc $? at $SECONDS s"
+grep -E "autonomous" $OUT/auto.log | awk '{print $1, $3, $4, $5, $8}'
+python3 - $OUT/sweep.json $OUT/auto.json <<'PY'
+import json,sys
+sw=json.load(open(sys.argv[1]))['rows']; au=json.load(open(sys.argv[2]))['rows']
+for m in dict.fromkeys(r['matrix'] for r in sw):
+  a=[r for r in sw if r['matrix']==m and r['variant']=='autonomous']
+  best=min(a,key=lambda r:r['ms_per_iteration'])
+  g=min((r for r in sw if r['matrix']==m and r['variant']=='graph'),key=lambda r:r['ms_per_iteration'])
+  au1=[r for r in au if r['matrix']==m and r['variant']=='autonomous'][0]
+  print(f"{m:20s} best {best['nnz_budget']:>6}/{best['row_budget']:<6} {best['ms_per_iteration']*1e3:8.2f} us | auto {au1['nnz_budget']:>6}/{au1['row_budget']:<6} {au1['ms_per_iteration']*1e3:8.2f} us ({best['ms_per_iteration']/au1['ms_per_iteration']:.2f} of best) | graph best {g['ms_per_iteration']*1e3:8.2f} us")
+PY
+sed -i "s#$PWD#.#g" $OUT/*.log
+echo "all done at $SECONDS s"

@@ -1,14 +1,26 @@
 #!/usr/bin/env bash
-# old (fbc00bb), mid (the committed group publish), new (one item: the single path): small Jacobi and RCM.
+# Session 23 J8: the refined --nnz-budget auto (the stage for long rows) against a budget sweep in the same process; the Jacobi CLI tests.
 set -uo pipefail
-export PATH=/usr/local/cuda/bin:$PATH
 cd "$(dirname "$0")/.."
-source scripts/env.sh
-cp -r build/new build/mid 2>/dev/null
-ninja -C build/new -j 16 bench_jacobi bench_rcm bench_pcg bench_runtime test_runtime_gpu test_jacobi_gpu test_rcm_gpu > /tmp/b.log 2>&1; echo "new build rc $?"
-S="--iterations 100 --reps 3 --nnz 1e4,1e5 --nnz-budget 256,512,1024 --variants autonomous"
-for t in old mid new old mid new; do echo "== $t"; build/$t/bench/bench_jacobi $S 2>&1 | grep -E "autonomous|graph " | awk '{print $2,$3,$5,$7}' | tr '\n' ';'; echo; done
-for t in old mid new; do echo "== $t"; build/$t/bench/bench_rcm --no-shared --reps 3 2>&1 | grep -E "tasks megakernel" | awk '{print $1,$(NF-2)}' | tr '\n' ';'; echo; done
-APIARY_TEST_QUICK=1 build/new/tests/runtime/test_runtime_gpu 2>&1 | tail -1
-APIARY_TEST_QUICK=1 build/new/tests/tasks/jacobi/test_jacobi_gpu 2>&1 | tail -1
-APIARY_TEST_QUICK=1 build/new/tests/tasks/rcm/test_rcm_gpu 2>&1 | tail -1
+SECONDS=0
+JOBS=16 .run/setup3.sh "bench_jacobi test_jacobi_cli apiary test_jacobi_host" new
+echo "built at $SECONDS s"
+export PATH=/usr/local/cuda/bin:$PATH
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+for t in test_jacobi_cli test_jacobi_host; do f=$(find build/new -name $t -type f | head -1); timeout 300 $f > /tmp/$t.log 2>&1; echo "$t rc $? $(grep -E '^\[  PASSED|^\[  FAILED' /tmp/$t.log | head -2 | tr '\n' ' ')"; grep -E "^\[  FAILED" /tmp/$t.log | head; done
+build/new/apps/apiary jacobi dd:526316:11:27 --nnz-budget auto --variant autonomous,graph --reps 3 --tol 1e-9 --max-iter 200 > $OUT/cli_auto_1e7.log 2>&1; echo "cli rc $?"; grep -E "tasks|autonomous|graph" $OUT/cli_auto_1e7.log | head -4
+B="--iterations 50 --reps 3 --nnz 1e4,1e5,1e6,1e7 --spec poisson3d:150 --variants autonomous"
+timeout 400 build/new/bench/bench_jacobi $B --nnz-budget auto,512,1024,4096,16384,32768,65536 --row-budget 16384 --json $OUT/sweep.json > $OUT/sweep.log 2>&1; echo "sweep rc $? at $SECONDS s"
+cp $OUT/sweep.json $OUT/auto.json; echo "auto: the a-rows of the sweep"
+python3 - $OUT/sweep.json $OUT/auto.json <<'PY'
+import json,sys
+sw=json.load(open(sys.argv[1]))['rows']; au=json.load(open(sys.argv[2]))['rows']
+for m in dict.fromkeys(r['matrix'] for r in sw):
+  a=[r for r in sw if r['matrix']==m and r['variant']=='autonomous' and not r['auto_budget']]
+  best=min(a,key=lambda r:r['ms_per_iteration'])
+  g=min((r for r in sw if r['matrix']==m and r['variant']=='graph'),key=lambda r:r['ms_per_iteration'])
+  au1=[r for r in au if r['matrix']==m and r['variant']=='autonomous' and r['auto_budget']][0]
+  print(f"{m:20s} best {best['nnz_budget']:>6}/{best['row_budget']:<6} {best['ms_per_iteration']*1e3:8.2f} us | auto {au1['nnz_budget']:>6}/{au1['row_budget']:<6} {au1['ms_per_iteration']*1e3:8.2f} us ({best['ms_per_iteration']/au1['ms_per_iteration']:.2f} of best) | graph best {g['ms_per_iteration']*1e3:8.2f} us")
+PY
+sed -i "s#$PWD#.#g" $OUT/*.log
+echo "all done at $SECONDS s"
