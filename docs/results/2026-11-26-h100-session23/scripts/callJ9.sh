@@ -1,31 +1,25 @@
 #!/usr/bin/env bash
-# Final: the whole test suite of the final tree, the sanitizers, the Poisson trace.
+# Session 23 J9: SpTRSV set-up with staged uploads: bench_sptrsv --set quick (generated matrices only), 027bc02 (old) vs e4c7f58 (new).
 set -uo pipefail
-export PATH=/usr/local/cuda/bin:$PATH
 cd "$(dirname "$0")/.."
-source scripts/env.sh
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
-git log --oneline 2>/dev/null | head -1
-ninja -C build/new -j 16 > /tmp/b.log 2>&1; echo "build rc $?"
-ctest --test-dir build/new -j 4 --output-on-failure --timeout 300 > $OUT/ctest_final.log 2>&1; echo "ctest rc $?"
-grep -E "tests passed|tests failed|\*\*\*Failed|\*\*\*Skipped" $OUT/ctest_final.log | tail -6
-T=build/new/tests/runtime/test_runtime_gpu
-F='Schedulers/QueueGpu.*:Schedulers/Phases.*:Schedulers/Dependencies.*'
-for tool in memcheck synccheck; do
-  APIARY_TEST_QUICK=1 compute-sanitizer --tool $tool --error-exitcode 3 $T --gtest_filter="$F" > $OUT/san_runtime_$tool.log 2>&1
-  echo "$tool runtime rc $? $(grep -E 'ERROR SUMMARY|PASSED|FAILED' $OUT/san_runtime_$tool.log | tail -3 | tr '\n' ' ')"
-done
-APIARY_TEST_QUICK=1 compute-sanitizer --tool racecheck --error-exitcode 3 $T --gtest_filter="$F" > $OUT/san_runtime_racecheck.log 2>&1
-echo "racecheck runtime rc $? $(grep -E 'RACECHECK SUMMARY|PASSED|FAILED' $OUT/san_runtime_racecheck.log | tail -3 | tr '\n' ' ')"
-grep -B1 "hazards\]" $OUT/san_runtime_racecheck.log | grep -o "RUN.*\|megakernel.cuh:[0-9]*\|\[[0-9]* hazards\]" | head -20
-J=build/new/tests/tasks/jacobi/test_jacobi_gpu
-for tool in memcheck synccheck racecheck; do
-  APIARY_TEST_QUICK=1 compute-sanitizer --tool $tool --error-exitcode 3 $J --gtest_filter='*Stage*:*DiagonallyDominant*:*RowsLonger*:*Stop*' > $OUT/san_jacobi_$tool.log 2>&1
-  echo "$tool jacobi rc $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' $OUT/san_jacobi_$tool.log | tail -3 | tr '\n' ' ')"
-done
-for spec in "poisson3d:150 4096 256" "dd:526316:11:27 4096 256" "dd:526:11:27 512 256"; do
-  read -r m bud rb <<< "$spec"
-  build/new/apps/apiary jacobi $m --variant autonomous --tol 0 --max-iter 20 --nnz-budget $bud --row-budget $rb --rhs random --reps 1 --trace /tmp/tr > /tmp/j.log 2>&1
-  ch=$(grep -o "^tasks *[0-9]*" /tmp/j.log | grep -o "[0-9]*")
-  python3 .run/jtrace.py /tmp/tr-autonomous-megakernel.json $ch
-done
+SECONDS=0
+JOBS=8 .run/setup3.sh "bench_sptrsv" old new
+echo "built at $SECONDS s"
+for t in old new; do timeout 250 build/$t/bench/bench_sptrsv --set quick --csv $OUT/sptrsv_$t.csv > $OUT/sptrsv_$t.log 2>&1; echo "$t rc $? at $SECONDS s"; done
+python3 - $OUT/sptrsv_old.csv $OUT/sptrsv_new.csv <<'PY'
+import csv,sys
+def load(p):
+  rows=list(csv.DictReader(open(p)))
+  out={}
+  for r in rows:
+    if r['variant'] in ('tassl-deps','cusparse'): out[(r['matrix'],r['variant'])]=r
+  return out
+o,n=load(sys.argv[1]),load(sys.argv[2])
+for (m,v),r in n.items():
+  if v!='tassl-deps': continue
+  c=n[(m,'cusparse')]; co=o[(m,'cusparse')]; ro=o[(m,v)]
+  f=lambda r,c: (float(r['analysis_ms'])+float(r['setup_ms']))/float(c['setup_ms'])
+  print(f"{m:22s} setup {float(ro['setup_ms']):8.2f} -> {float(r['setup_ms']):8.2f} ms  analysis {float(ro['analysis_ms']):8.1f} -> {float(r['analysis_ms']):8.1f}  (analysis+setup)/cuSPARSE analysis {f(ro,co):5.1f} -> {f(r,c):5.1f}")
+PY
+sed -i "s#$PWD#.#g" $OUT/*.log
+echo "all done at $SECONDS s"
