@@ -74,6 +74,8 @@ def jacobi(data):
         budget = r.get("nnz_budget", "-")
         if "row_budget" in r:
             budget = f'{budget}/{r["row_budget"]}'
+        if r.get("auto_budget"):
+            budget = f"auto: {budget}"
         rows.append([r["matrix"], r["nnz"], budget, r["variant"], r.get("scheduler") or "-",
                      f'{r["ms_per_iteration"] * 1e3:.2f}',
                      span(r, "ms_per_iteration_min", "ms_per_iteration_max", 1e3, ".2f"),
