@@ -64,6 +64,14 @@ TEST(JacobiCli, AutoBudgetsAreChosenAndReported) {
   }
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("(nnz budget 512 (auto), row budget 512)"), std::string::npos) << r.out;
+  // An explicit row budget is kept, and JSON names what was chosen.
+  const RunResult j = run_apiary({"jacobi", "dd:3000:5:15", "--nnz-budget", "auto", "--row-budget", "7", "--variant",
+                                  "autonomous", "--reps", "1", "--tol", "1e-8", "--json"});
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  const nlohmann::json out = nlohmann::json::parse(j.out);
+  EXPECT_EQ(out.at("nnz_budget"), 512);
+  EXPECT_EQ(out.at("row_budget"), 7);
+  EXPECT_TRUE(out.at("auto_budget").get<bool>());
 }
 
 TEST(JacobiCli, ZeroAndMissingDiagonalsNameTheRow) {
@@ -101,6 +109,9 @@ TEST(JacobiCli, JsonHasOneEntryPerRun) {
   EXPECT_TRUE(j.at("converged").get<bool>());
   EXPECT_TRUE(j.contains("warning"));  // Poisson is only weakly diagonally dominant
   for (const auto& run : j.at("runs")) EXPECT_EQ(run.at("iterations"), j.at("iterations"));
+  EXPECT_EQ(j.at("nnz_budget"), 512);  // the defaults, given as such
+  EXPECT_EQ(j.at("row_budget"), 256);
+  EXPECT_FALSE(j.at("auto_budget").get<bool>());
 }
 
 TEST(JacobiCli, NonConvergenceIsAnErrorAfterTheReport) {
