@@ -109,6 +109,7 @@ void upload_to_device(void* dst, const void* src, std::size_t bytes, cudaStream_
   for (std::size_t c = 0; c < chunks; ++c) {
     if (c >= 2 && error == cudaSuccess) error = cudaEventSynchronize(drained[c % 2]);
     filling.arrive_and_wait();
+    // Slice 0, and the slices of helpers that could not start (none, normally).
     for (int t = 0; t < threads; t = t == 0 ? started : t + 1) copy_slice(c, t);
     filled.arrive_and_wait();
     const std::size_t begin = c * kChunk, length = std::min(kChunk, bytes - begin);

@@ -19,7 +19,7 @@ inline constexpr std::size_t kStagedUploadMin = std::size_t{16} << 20;
 
 // Copies `bytes` from host memory at `src` to device memory at `dst` (the current
 // device's) on `stream`, and returns once they have arrived. Pinned sources, small
-// copies and one-core hosts take one cudaMemcpyAsync. Thread-safe: concurrent calls
+// copies and hosts of fewer than 4 cores take one cudaMemcpyAsync. Thread-safe: concurrent calls
 // share the staging buffers one after the other. Throws CudaError.
 void upload_to_device(void* dst, const void* src, std::size_t bytes, cudaStream_t stream = nullptr);
 

@@ -54,7 +54,7 @@ struct Partition {
 // Budgets for a matrix of `rows` rows and `entries` entries of A on a GPU of
 // `multiprocessors` SMs (`--nnz-budget auto`), read off the best partitions of the
 // autonomous variant under the megakernel (H100, session 23, docs/jacobi.md "Choosing
-// the budgets"):
+// the budgets automatically"):
 //  * where one task per SM holds at most 1024 entries (4 a thread), an iteration is a
 //    chain of memory latencies: one task per SM, at least 512 entries (dd 10^4 and
 //    10^5 non-zeros: 512 and 1024);
