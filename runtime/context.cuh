@@ -86,6 +86,27 @@ class TaskContext {
   __device__ void enqueue_each(int count, Make&& make) const {
     enqueue_task_each<T, threads>(view_, rank_, count, make, cont_);
   }
+  // Reserved fan-outs, for a task that knows how many tasks of type T a later task will
+  // create (Jacobi's next iteration): reserve<T>(count) takes their queue positions and
+  // waits for their slots now, and enqueue_reserved<T>(r, make) creates them later with
+  // only the writes, as enqueue_each does but without its two dependent memory round
+  // trips (the tail's RMW and the slots' sequence numbers). reserve is collective over
+  // one warp (its 32 lanes call it with the same count); enqueue_reserved over the task,
+  // like enqueue_each (rank r makes items r, r + size(), ...). The task that fills a
+  // reservation must be ordered after the one that made it (release/acquire through
+  // memory, or the same task). A consumer may claim a reserved position before it is
+  // filled and wait for it there, so fill every reservation before anything such a wait
+  // could hold up; one left unfilled is harmless only once the run has no task left.
+  // An empty reservation (count 0) is an overflow (raised) or an aborted run.
+  template <class T>
+  __device__ QueueReservation reserve(int count) const {
+    static_assert(threads % 32 == 0, "reserve: tasks of whole warps only");
+    return reserve_task_positions<T>(view_, rank_, count);
+  }
+  template <class T, class Make>
+  __device__ void enqueue_reserved(const QueueReservation& r, Make&& make) const {
+    enqueue_task_reserved<T, threads>(view_, rank_, r, make);
+  }
   // Creates a task of type T that runs once `dep` has been resolved `predecessors` times
   // (resolves that come before this call count too). Call once per use of `dep`.
   template <class T>

@@ -119,23 +119,35 @@ __device__ bool aborted(const V& v) {
 // costs every thread four RMWs on the same few words. The warp's items in round j (items
 // j*S + 32*w .. +31) are its positions j*32 + lane: all rounds but the last are full, so
 // they fill the reservation without a gap. The warps are whole, because the task is.
+// Items i < count of a fan-out that the warp of `rank` makes (i % S in the warp's ranks).
+template <int S>
+__device__ unsigned warp_items(int rank, int count) {
+  const int c = count - (rank & ~31);  // items from this warp's first rank on
+  return c <= 0 ? 0u : static_cast<unsigned>(32 * (c / S) + min(32, c % S));
+}
+
+// Counts `total` new tasks of queue Q as active (and pending in their phase). Count
+// first: a consumer could run and retire a task before the counters rose. Relaxed is
+// enough: the tasks' own decrements come later in these counters' modification order
+// (a warp barrier and the items' release order them).
+template <std::size_t Q, class V>
+__device__ void count_new_tasks(const V& v, unsigned total) {
+  constexpr int phase = V::Program::phase_of_queue[Q];
+  if constexpr (phase >= 0)
+    atomic_ref<long long>(v.phase_pending[phase]).fetch_add(total, cuda::std::memory_order_relaxed);
+  atomic_ref<long long>(v.control->active).fetch_add(total, cuda::std::memory_order_relaxed);
+}
+
 template <std::size_t Q, int S, class V, class Make>
 __device__ void push_each(const V& v, int rank, int count, Make&& make) {
   static_assert(S % 32 == 0, "push_each: whole warps only");
   using u64 = unsigned long long;
-  constexpr int phase = V::Program::phase_of_queue[Q];
   const QueueView& q = v.queues[Q];
   const int lane = rank & 31;
-  const int c = count - (rank & ~31);  // items from this warp's first rank on
-  const unsigned total = c <= 0 ? 0u : static_cast<unsigned>(32 * (c / S) + min(32, c % S));
+  const unsigned total = warp_items<S>(rank, count);
   u64 base = 0;
   if (lane == 0 && total > 0) {
-    // Count first: a consumer could run and retire a task before the counters rose.
-    // Relaxed is enough: the tasks' own decrements come later in these counters'
-    // modification order (the warp barrier below and the items' release order them).
-    if constexpr (phase >= 0)
-      atomic_ref<long long>(v.phase_pending[phase]).fetch_add(total, cuda::std::memory_order_relaxed);
-    atomic_ref<long long>(v.control->active).fetch_add(total, cuda::std::memory_order_relaxed);
+    count_new_tasks<Q>(v, total);
     base = atomic_ref<u64>(q.counters->tail).fetch_add(total, cuda::std::memory_order_relaxed);
   }
   __syncwarp();
@@ -157,6 +169,66 @@ __device__ void push_each(const V& v, int rank, int count, Make&& make) {
   published = __reduce_add_sync(0xffffffffu, published);
   if (lane == 0 && published > 0) queue_made_ready(q, published, base + total);
   if (overflow) raise_error(v, ErrorCode::queue_overflow, static_cast<int>(Q));
+}
+
+// Warp-collective (all 32 lanes, the same count): reserves `count` positions of queue Q
+// for a later publish_reserved (QueueReservation in queue.hpp). Lane 0 takes them from
+// the tail; each lane reads the sequence numbers of positions lane, lane + 32, ... (four
+// at once, relaxed, then one acquire fence) and waits only for a slot not free yet. An
+// overflow raises the error; then, or in an aborted run, the reservation is empty.
+template <std::size_t Q, class V>
+__device__ QueueReservation reserve_positions(const V& v, int rank, int count) {
+  using u64 = unsigned long long;
+  const QueueView& q = v.queues[Q];
+  const u64 mask = q.capacity - 1;
+  const int lane = rank & 31;
+  u64 first = 0;
+  if (lane == 0 && count > 0)
+    first = atomic_ref<u64>(q.counters->tail).fetch_add(static_cast<u64>(count), cuda::std::memory_order_relaxed);
+  first = __shfl_sync(0xffffffffu, first, 0);
+  constexpr int kGroup = 4;
+  PushResult result = PushResult::ok;
+  for (int i0 = lane; i0 < count; i0 += 32 * kGroup) {
+    u64 seen[kGroup];
+#pragma unroll
+    for (int g = 0; g < kGroup; ++g) {
+      const int i = i0 + 32 * g;
+      seen[g] = i < count ? atomic_ref<u64>(q.seq[(first + i) & mask]).load(cuda::std::memory_order_relaxed) : 0;
+    }
+#pragma unroll
+    for (int g = 0; g < kGroup; ++g) {
+      const int i = i0 + 32 * g;
+      if (i < count && seen[g] != first + i && result == PushResult::ok)
+        result = queue_wait_free(q, first + i, &v.control->abort);
+    }
+  }
+  cuda::atomic_thread_fence(cuda::std::memory_order_acquire, cuda::thread_scope_device);
+  const bool overflow = __any_sync(0xffffffffu, result == PushResult::overflow);
+  const bool failed = __any_sync(0xffffffffu, result != PushResult::ok);
+  if (overflow && lane == 0) raise_error(v, ErrorCode::queue_overflow, static_cast<int>(Q));
+  return QueueReservation{first, failed || count <= 0 ? 0u : static_cast<unsigned>(count)};
+}
+
+// Task-collective (every thread of a task of S threads, S a multiple of 32): publishes
+// item i = make(i) at position r.first + i for every i < r.count, rank i % S making item
+// i, and makes them claimable: push_each without the tail's RMW and the reads of the
+// slots' sequence numbers, which reserve_positions made.
+template <std::size_t Q, int S, class V, class Make>
+__device__ void publish_reserved(const V& v, int rank, const QueueReservation& r, Make&& make) {
+  static_assert(S % 32 == 0, "publish_reserved: whole warps only");
+  const QueueView& q = v.queues[Q];
+  const int count = static_cast<int>(r.count);
+  const unsigned total = warp_items<S>(rank, count);
+  if (total == 0) return;  // the whole warp
+  if ((rank & 31) == 0) count_new_tasks<Q>(v, total);
+  __syncwarp();
+  using Item = decltype(make(0));
+  for (int i = rank; i < count; i += S) static_cast<Item*>(q.items)[(r.first + i) & (q.capacity - 1)] = make(i);
+  cuda::atomic_thread_fence(cuda::std::memory_order_release, cuda::thread_scope_device);
+  for (int i = rank; i < count; i += S)
+    atomic_ref<unsigned long long>(q.seq[(r.first + i) & (q.capacity - 1)]).store(r.first + i + 1,
+                                                                                  cuda::std::memory_order_relaxed);
+  if ((rank & 31) == 0) queue_made_ready(q, total, r.first + r.count);
 }
 
 // Puts an item into queue Q (or the block's continuation slot). `wait_slot` is kNoSlot
@@ -237,6 +309,20 @@ __device__ void enqueue_task_each(const V& v, int rank, int count, Make&& make, 
   } else {
     for (int i = rank; i < count; i += S) push_item<Q>(v, make(i), kNoSlot, cont);
   }
+}
+
+template <class T, class V>
+__device__ QueueReservation reserve_task_positions(const V& v, int rank, int count) {
+  using P = typename V::Program;
+  static_assert(P::template contains<T>, "reserve<T>: T is not a task type of this program");
+  return reserve_positions<P::template queue_of<T>>(v, rank, count);
+}
+
+template <class T, int S, class V, class Make>
+__device__ void enqueue_task_reserved(const V& v, int rank, const QueueReservation& r, Make&& make) {
+  using P = typename V::Program;
+  static_assert(P::template contains<T>, "enqueue_reserved<T>: T is not a task type of this program");
+  publish_reserved<P::template queue_of<T>, S>(v, rank, r, make);
 }
 
 // Creates a task of type T that starts after `predecessors` resolves of `dep`.

@@ -57,14 +57,13 @@ struct QueueView {
 
 enum class PushResult { ok, overflow, aborted };
 
-// Publishes `item` at position `pos`, reserved from the tail: waits for a consumer of
-// the previous lap to free the slot (polling `abort`, so that a failed run never spins
-// forever) unless nobody has claimed that lap's item yet (overflow).
-template <class Item>
-APIARY_HD PushResult queue_publish(const QueueView& q, unsigned long long pos, const Item& item, const int* abort) {
+// Waits until the slot of position `pos`, reserved from the tail, is free for its lap
+// (acquire: a consumer of the previous lap may still be reading it), polling `abort` so
+// that a failed run never spins forever; reports an overflow instead when nobody has
+// claimed the previous lap's item yet.
+APIARY_HD inline PushResult queue_wait_free(const QueueView& q, unsigned long long pos, const int* abort) {
   using u64 = unsigned long long;
-  const u64 mask = q.capacity - 1;
-  atomic_ref<u64> seq(q.seq[pos & mask]);
+  atomic_ref<u64> seq(q.seq[pos & (q.capacity - 1)]);
   while (seq.load(cuda::std::memory_order_acquire) != pos) {
     const u64 head = atomic_ref<u64>(q.counters->head).load(cuda::std::memory_order_relaxed);
     // The previous lap's item is still there and no consumer has claimed it: full.
@@ -73,9 +72,57 @@ APIARY_HD PushResult queue_publish(const QueueView& q, unsigned long long pos, c
       return PushResult::aborted;
     spin_pause();  // a consumer has claimed it and is reading it right now
   }
-  static_cast<Item*>(q.items)[pos & mask] = item;
-  seq.store(pos + 1, cuda::std::memory_order_release);
   return PushResult::ok;
+}
+
+// Publishes `item` at position `pos`, reserved from the tail, once its slot is free
+// (queue_wait_free).
+template <class Item>
+APIARY_HD PushResult queue_publish(const QueueView& q, unsigned long long pos, const Item& item, const int* abort) {
+  const PushResult free = queue_wait_free(q, pos, abort);
+  if (free != PushResult::ok) return free;
+  static_cast<Item*>(q.items)[pos & (q.capacity - 1)] = item;
+  atomic_ref<unsigned long long>(q.seq[pos & (q.capacity - 1)]).store(pos + 1, cuda::std::memory_order_release);
+  return PushResult::ok;
+}
+
+// Reserved positions (QueueReservation): a producer that knows how many items it will
+// publish before it knows the items takes their positions from the tail and waits for
+// their slots to be free ahead of time; publishing them later is only the writes
+// (queue_publish_reserved). A consumer that claims a reserved position waits until it
+// is filled, so a reservation must be filled before anything that such a wait could
+// hold up, or be left unfilled only when the run ends (nothing waits for it then).
+struct QueueReservation {
+  unsigned long long first = 0;
+  unsigned count = 0;  // 0: nothing reserved (an overflow, or an aborted run)
+};
+
+// Reserves `count` positions and waits until their slots are free. One caller; the
+// device code does the same per warp (reserve_positions in device_view.cuh).
+APIARY_HD inline QueueReservation queue_reserve(const QueueView& q, unsigned count, const int* abort,
+                                                PushResult* result = nullptr) {
+  QueueReservation r;
+  r.first = atomic_ref<unsigned long long>(q.counters->tail).fetch_add(count, cuda::std::memory_order_relaxed);
+  for (unsigned i = 0; i < count; ++i) {
+    const PushResult free = queue_wait_free(q, r.first + i, abort);
+    if (free != PushResult::ok) {
+      if (result != nullptr) *result = free;
+      return QueueReservation{r.first, 0};
+    }
+  }
+  r.count = count;
+  if (result != nullptr) *result = PushResult::ok;
+  return r;
+}
+
+// Publishes item i of a reservation whose slots were found free by its reserver (and
+// this producer is ordered after that reserver: the reservation reached it through
+// memory with release/acquire, or it is the reserver).
+template <class Item>
+APIARY_HD void queue_publish_reserved(const QueueView& q, const QueueReservation& r, unsigned i, const Item& item) {
+  const unsigned long long pos = r.first + i;
+  static_cast<Item*>(q.items)[pos & (q.capacity - 1)] = item;
+  atomic_ref<unsigned long long>(q.seq[pos & (q.capacity - 1)]).store(pos + 1, cuda::std::memory_order_release);
 }
 
 // What queue_publish_group did with its items.

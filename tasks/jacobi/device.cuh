@@ -65,6 +65,7 @@ struct DeviceData {
 struct Scratch {
   double warp[kTaskThreads / 32];
   int flag[4];
+  unsigned long long record;  // autonomous: the decider's reserved positions (tasks.cu)
 };
 
 // The staged update of a chunk (update_rows_staged): every product a_ij x_j of the

@@ -72,6 +72,7 @@ Workspace::Workspace(const JacobiProblem& p, const Partition& part, std::span<co
       chunks(std::span<const Chunk>(part.chunks)),
       piece_arrivals(part.chunks.size()),
       arrivals(static_cast<std::size_t>(std::max(o.max_iterations, 1))),
+      reserved(2),
       state(1),
       deps(2 * part.chunks.size() + 1),
       iteration(1) {

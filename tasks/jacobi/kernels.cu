@@ -175,6 +175,7 @@ void Workspace::reset(cudaStream_t stream) {
   APIARY_CUDA_CHECK_LAUNCH();
   piece_arrivals.fill_zero(stream);
   arrivals.fill_zero(stream);
+  reserved.fill_zero(stream);
   state.fill_zero(stream);
   changes.fill_zero(stream);
   deps.fill_zero(stream);

@@ -48,6 +48,9 @@ struct TaskEnv {
                                     // checkpoints: at [(k & 1) * chunks + t] for iteration k
   Dependency* check_dep = nullptr;  // stages-deps, checkpoints: the check task waits here
   unsigned* arrivals = nullptr;     // autonomous: per iteration
+  // autonomous: at [k & 1], the queue positions reserved for iteration k's row tasks, as
+  // ReservedRecord (0 before the first).
+  unsigned long long* reserved = nullptr;
   // checkpoints (problem.hpp: ChunkGraph)
   const std::int32_t* unit = nullptr;
   const std::int32_t* wait_count = nullptr;
@@ -90,8 +93,39 @@ struct alignas(16) RowTask {
 template <Variant V>
 using RowItem = std::conditional_t<V == Variant::autonomous, RowTask, RowRef>;
 
+// The autonomous variant's reserved fan-out (TaskContext::reserve): the decider of
+// iteration k, while it releases the row tasks of k + 1, reserves the queue positions of
+// those of k + 2, which the decider of k + 1 then fills with writes only. The record
+// names the iteration, so that a row task can read it before it knows whether it
+// arrives last, and see whether it was written yet.
+struct ReservedRecord {
+  static constexpr int kPositionBits = 40;
+  static constexpr int kMaxIteration = (1 << 24) - 1;
+  __device__ static unsigned long long of(int iteration, unsigned long long first) {
+    return static_cast<unsigned long long>(iteration) << kPositionBits | first;
+  }
+  __device__ static bool names(unsigned long long record, int iteration) {
+    return record >> kPositionBits == static_cast<unsigned long long>(iteration);
+  }
+  __device__ static unsigned long long first(unsigned long long record) {
+    return record & ((1ull << kPositionBits) - 1);
+  }
+};
+
 template <Variant V>
 struct Check;
+template <Variant V>
+struct JacobiRows;
+
+// One warp: reserves the queue positions of iteration k's row tasks and records them.
+// Ordered before their filler by the reserving decider's arrival (acq_rel) for k - 1.
+template <class Ctx>
+__device__ void reserve_for(const Ctx& ctx, const TaskEnv& e, int k) {
+  const QueueReservation r = ctx.template reserve<JacobiRows<Variant::autonomous>>(e.d.chunk_count);
+  if ((ctx.rank() & 31) == 0 && r.count != 0 && r.first < (1ull << ReservedRecord::kPositionBits))
+    atomic_ref<unsigned long long>(e.reserved[k & 1]).store(ReservedRecord::of(k, r.first), cuda::std::memory_order_relaxed);
+}
+
 struct Checkpoint;
 
 // How the row tasks update a chunk of whole rows (device.cuh: RowUpdate).
@@ -186,12 +220,22 @@ struct JacobiRows {
       }
       __pipeline_commit();
       ctx.sync();  // every x(k+1) of this chunk is written before rank 0 arrives
+      // The last warp reserves the positions of iteration k + 2 while the others
+      // release k + 1: it has no row task of its own to release.
+      const bool reserving = d.chunk_count <= kTaskThreads - 32 && d.max_iterations <= ReservedRecord::kMaxIteration;
       for (;;) {
         // Arrive for iteration k: chunk_count row tasks, plus the decider of k - 1.
         if (rank == 0) {
+          // The positions of k + 1's row tasks, read before the arrival (one round trip
+          // fewer after it). The decider of k - 1 wrote them before it arrived for k, so
+          // after the last arrival of k a second read finds them if the first did not.
+          unsigned long long record = atomic_ref<unsigned long long>(e.reserved[(k + 1) & 1]).load(cuda::std::memory_order_relaxed);
           const unsigned expected = static_cast<unsigned>(d.chunk_count) + (k > 0 ? 1u : 0u);
           const unsigned before = atomic_ref<unsigned>(e.arrivals[k]).fetch_add(1u, cuda::std::memory_order_acq_rel);
           s->flag[0] = before + 1 == expected ? 1 : 0;
+          if (s->flag[0] != 0 && reserving && k > 0 && !ReservedRecord::names(record, k + 1))
+            record = atomic_ref<unsigned long long>(e.reserved[(k + 1) & 1]).load(cuda::std::memory_order_relaxed);
+          s->record = record;
         }
         __pipeline_wait_prior(0);  // (also before the block's next task reuses the stage)
         ctx.sync();
@@ -200,9 +244,22 @@ struct JacobiRows {
         // start iteration k+1 now, then decide about k while it runs. Iteration k+1
         // writes x(k+2) into the ring slot of x(k+2-ring) (no longer read; not x(k+1),
         // the answer if k stops) and the partials of the other parity.
-        if (k + 1 < d.max_iterations)
-          ctx.template enqueue_each<JacobiRows<V>>(
-              d.chunk_count, [&](int u) { return RowTask::of(prefetched ? next[u] : d.chunks[u], u, k + 1); });
+        if (k + 1 < d.max_iterations) {
+          const auto make = [&](int u) { return RowTask::of(prefetched ? next[u] : d.chunks[u], u, k + 1); };
+          const bool reserve_next = reserving && k + 2 < d.max_iterations;
+          const unsigned long long record = s->record;
+          if (ReservedRecord::names(record, k + 1)) {
+            if (reserve_next && rank >= kTaskThreads - 32) reserve_for(ctx, e, k + 2);
+            ctx.template enqueue_reserved<JacobiRows<V>>(
+                QueueReservation{ReservedRecord::first(record), static_cast<unsigned>(d.chunk_count)}, make);
+          } else {  // the first fan-out: k + 2's positions must follow k + 1's
+            ctx.template enqueue_each<JacobiRows<V>>(d.chunk_count, make);
+            if (reserve_next) {
+              ctx.sync();
+              if (rank >= kTaskThreads - 32) reserve_for(ctx, e, k + 2);
+            }
+          }
+        }
         if (reduce_and_decide(d, k, rank, s, sync)) return;
         ++k;  // go on: this task's arrival as the decider of k counts for iteration k + 1
       }
@@ -326,8 +383,10 @@ class TaskRunner final : public VariantRunner {
         trace_(o.run.trace) {
     const auto chunks = static_cast<std::uint32_t>(ws.data.chunk_count);
     // At most one iteration's row tasks of a chunk are queued at once (autonomous: the
-    // speculative one, released after the previous one has run); twice that is a margin.
-    rt_.template set_queue_capacity<JacobiRows<V>>(2 * chunks);
+    // speculative one, released after the previous one has run), and in the autonomous
+    // variant the next iteration's positions are reserved beside them; twice that is a
+    // margin.
+    rt_.template set_queue_capacity<JacobiRows<V>>(4 * chunks);
     if constexpr (V == Variant::stages_phases || V == Variant::stages_deps)
       rt_.template set_queue_capacity<Check<V>>(2);
     if constexpr (V == Variant::checkpoints) rt_.template set_queue_capacity<Checkpoint>(2);
@@ -372,6 +431,7 @@ class TaskRunner final : public VariantRunner {
     e.row_deps = ws.deps.data();
     e.check_dep = ws.deps.data() + 2 * static_cast<std::size_t>(ws.data.chunk_count);
     e.arrivals = ws.arrivals.data();
+    e.reserved = ws.reserved.data();
     e.unit = g.unit.data();
     e.wait_count = g.wait_count.data();
     e.consumer_ptr = g.consumer_ptr.data();

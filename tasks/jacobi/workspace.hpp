@@ -28,6 +28,7 @@ struct Workspace {
   DeviceBuffer<Chunk> chunks;
   DeviceBuffer<unsigned> piece_arrivals;
   DeviceBuffer<unsigned> arrivals;  // autonomous: per iteration, row tasks (+ the previous decider) done
+  DeviceBuffer<unsigned long long> reserved;  // autonomous: queue positions reserved, by parity (tasks.cu)
   DeviceBuffer<JacobiState> state;
   // stages-deps: one per chunk (its next row task) and the check's (at 2 x chunks);
   // checkpoints: two per chunk (by the parity of the iteration they hold back), and the

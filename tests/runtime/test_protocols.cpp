@@ -257,6 +257,65 @@ TEST(Queue, GroupPublishEveryItemOnce) {
   for (std::size_t id = 0; id < seen.size(); ++id) ASSERT_EQ(seen[id].load(), 1) << "item " << id;
 }
 
+// Reserved positions (QueueReservation): each producer reserves its next round's
+// positions a round ahead, and the other producers' items are published meanwhile, so
+// consumers often claim positions that are reserved and not filled yet and wait there;
+// over many laps of a small ring, every item exactly once.
+TEST(Queue, ReservedPositionsFilledLaterEveryItemOnce) {
+  constexpr std::uint32_t capacity = 64;
+  constexpr int producers = 3, consumers = 4, rounds = 20000, per_round = 6;
+  QueueFixture q(capacity);
+  int abort = 0;
+  std::vector<std::atomic<int>> seen(producers * rounds * per_round);
+  std::atomic<int> failures{0}, consumed{0};
+  std::vector<std::thread> threads;
+  for (int p = 0; p < producers; ++p)
+    threads.emplace_back([&, p] {
+      QueueReservation mine = queue_reserve(q.view, per_round, &abort);
+      for (int k = 0; k < rounds; ++k) {
+        if (mine.count != per_round) failures.fetch_add(1);
+        for (unsigned i = 0; i < mine.count; ++i)
+          queue_publish_reserved(q.view, mine, i, static_cast<std::uint64_t>((p * rounds + k) * per_round + i));
+        queue_made_ready(q.view, mine.count, mine.first + mine.count);
+        // Throttled only while it holds no unfilled reservation: a consumer may wait on
+        // one, and a throttle waiting for that consumer would never end.
+        while (queue_fill(q.view) > capacity / 2) std::this_thread::yield();
+        if (k + 1 < rounds) mine = queue_reserve(q.view, per_round, &abort);
+      }
+    });
+  for (int c = 0; c < consumers; ++c)
+    threads.emplace_back([&] {
+      while (consumed.load() < producers * rounds * per_round) {
+        unsigned long long first = 0;
+        const std::uint32_t n = queue_claim(q.view, 5, &first);
+        for (std::uint32_t i = 0; i < n; ++i) {
+          std::uint64_t item = 0;
+          ASSERT_TRUE(queue_take(q.view, first + i, &item, &abort));
+          seen[item].fetch_add(1);
+        }
+        consumed.fetch_add(static_cast<int>(n));
+        if (n == 0) std::this_thread::yield();
+      }
+    });
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(failures.load(), 0);
+  for (std::size_t id = 0; id < seen.size(); ++id) ASSERT_EQ(seen[id].load(), 1) << "item " << id;
+}
+
+TEST(Queue, ReservingBeyondAnUnclaimedLapReportsOverflow) {
+  QueueFixture q(8);
+  int abort = 0;
+  PushResult result = PushResult::aborted;
+  const QueueReservation a = queue_reserve(q.view, 6, &abort, &result);
+  EXPECT_EQ(result, PushResult::ok);
+  EXPECT_EQ(a.first, 0u);
+  EXPECT_EQ(a.count, 6u);
+  // Positions 6 .. 9: 8 and 9 take the slots of 0 and 1, reserved and never published.
+  const QueueReservation b = queue_reserve(q.view, 4, &abort, &result);
+  EXPECT_EQ(result, PushResult::overflow);
+  EXPECT_EQ(b.count, 0u);
+}
+
 TEST(Queue, GroupPublishIntoFullQueueReportsOverflow) {
   QueueFixture q(4);
   int abort = 0;

@@ -500,6 +500,97 @@ TEST_P(QueueGpu, OverflowWhileBlocksWaitOnClaimsIsReported) {
   EXPECT_EQ(ok.run(GetParam()).total_tasks(), 4u);
 }
 
+// Reserved fan-outs (TaskContext::reserve / enqueue_reserved), chained as Jacobi's
+// autonomous variant chains them: Filler(r) fills the ReservedSink positions of round r,
+// which Filler(r - 1) reserved, while its last warp reserves those of round r + 1; the
+// last to arrive of round r (its sinks and its filler, which arrives once that
+// reservation is written) queues Filler(r + 1). Filler(0) reserves its own first.
+struct ReserveEnv {
+  int fan = 0;
+  int rounds = 0;
+  unsigned* seen = nullptr;           // one counter per sink item (rounds x fan)
+  QueueReservation* slot = nullptr;  // the reservation of each round
+  unsigned* arrivals = nullptr;       // per round
+};
+struct Filler;
+template <class Ctx>
+__device__ void arrive(const Ctx& ctx, int r) {
+  const ReserveEnv& e = ctx.env();
+  const unsigned before = atomic_ref<unsigned>(e.arrivals[r]).fetch_add(1u, cuda::std::memory_order_acq_rel);
+  if (before == static_cast<unsigned>(e.fan) && r + 1 < e.rounds) ctx.template enqueue<Filler>(r + 1);
+}
+struct ReservedSink {
+  using Item = unsigned;
+  static constexpr int threads = 1;
+  static constexpr int shared_bytes = 0;
+  template <class Ctx>
+  __device__ static void execute(const Item& id, Ctx& ctx) {
+    atomicAdd(&ctx.env().seen[id], 1u);
+    arrive(ctx, static_cast<int>(id) / ctx.env().fan);
+  }
+};
+struct Filler {
+  using Item = int;  // the round
+  static constexpr int threads = 256;
+  static constexpr int shared_bytes = 0;
+  template <class Ctx>
+  __device__ static void execute(const Item& r, Ctx& ctx) {
+    const ReserveEnv& e = ctx.env();
+    const bool last_warp = ctx.rank() >= 256 - 32;
+    if (r == 0) {
+      if (last_warp) {
+        const QueueReservation first = ctx.template reserve<ReservedSink>(e.fan);
+        if (ctx.rank() % 32 == 0) e.slot[0] = first;
+      }
+      ctx.sync();
+    }
+    const QueueReservation mine = e.slot[r];
+    if (r + 1 < e.rounds && last_warp) {
+      const QueueReservation next = ctx.template reserve<ReservedSink>(e.fan);
+      if (ctx.rank() % 32 == 0) e.slot[r + 1] = next;
+    }
+    ctx.template enqueue_reserved<ReservedSink>(mine, [&](int i) { return static_cast<unsigned>(r * e.fan + i); });
+    ctx.sync();  // the next round's reservation is written before this task arrives
+    if (ctx.rank() == 0) arrive(ctx, r);
+  }
+};
+using ReserveProgram = Program<Phaseless<Filler, ReservedSink>>;
+
+TEST_P(QueueGpu, ReservedFanOutsRunEveryItemOnceOverManyLaps) {
+  for (const int fan : {100, 256}) {  // partial warps; every warp, the reserving one too
+    const int rounds = 300;
+    DeviceBuffer<unsigned> seen(static_cast<std::size_t>(rounds) * fan);
+    seen.fill_zero();
+    DeviceBuffer<QueueReservation> slots(rounds);
+    DeviceBuffer<unsigned> arrivals(rounds);
+    arrivals.fill_zero();
+    RunOptions opt;
+    Runtime<ReserveProgram, ReserveEnv> rt(opt, ReserveEnv{fan, rounds, seen.data(), slots.data(), arrivals.data()});
+    rt.set_queue_capacity<ReservedSink>(4 * static_cast<std::uint32_t>(fan));  // about 150 laps
+    rt.seed<Filler>(std::vector<int>{0});
+    const RunStats s = rt.run(GetParam());
+    std::size_t wrong = 0;
+    for (unsigned c : seen.to_host()) wrong += c != 1;
+    EXPECT_EQ(wrong, 0u) << "fan " << fan;
+    const auto sink = ReserveProgram::queue_of<ReservedSink>;
+    EXPECT_EQ(s.types[sink].executed, std::uint64_t{rounds} * static_cast<unsigned>(fan));
+    EXPECT_EQ(s.types[ReserveProgram::queue_of<Filler>].executed, static_cast<std::uint64_t>(rounds));
+    EXPECT_LE(s.types[sink].peak_fill, s.types[sink].capacity);
+  }
+}
+
+TEST_P(QueueGpu, ReservingMorePositionsThanTheQueueHoldsIsAnOverflow) {
+  DeviceBuffer<unsigned> seen(2 * 100);
+  DeviceBuffer<QueueReservation> slots(2);
+  DeviceBuffer<unsigned> arrivals(2);
+  arrivals.fill_zero();
+  Runtime<ReserveProgram, ReserveEnv> rt(RunOptions{}, ReserveEnv{100, 2, seen.data(), slots.data(), arrivals.data()});
+  rt.set_queue_capacity<ReservedSink>(64);
+  rt.seed<Filler>(std::vector<int>{0});
+  const std::string msg = overflow_message(rt, GetParam());
+  EXPECT_NE(msg.find("ReservedSink"), std::string::npos) << msg;
+}
+
 INSTANTIATE_TEST_SUITE_P(Schedulers, QueueGpu, apiary::testing::all_schedulers(),
                          apiary::testing::scheduler_name);
 
