@@ -1,0 +1,1 @@
+git apply $1/.run/A.diff
