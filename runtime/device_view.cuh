@@ -111,14 +111,6 @@ __device__ bool aborted(const V& v) {
   return atomic_ref<int>(v.control->abort).load(cuda::std::memory_order_relaxed) != 0;
 }
 
-// Task-collective fan-out into queue Q: every thread of a task of S threads (S a
-// multiple of 32) calls it with the same `count`; item i = make(i) is created by rank
-// i % S. Each warp's lane 0 raises `active` and the phase's pending count for all of the
-// warp's items and reserves their positions with one atomic, every thread publishes its
-// own items, and lane 0 makes them claimable with one more; push_item, called per item,
-// costs every thread four RMWs on the same few words. The warp's items in round j (items
-// j*S + 32*w .. +31) are its positions j*32 + lane: all rounds but the last are full, so
-// they fill the reservation without a gap. The warps are whole, because the task is.
 // Items i < count of a fan-out that the warp of `rank` makes (i % S in the warp's ranks).
 template <int S>
 __device__ unsigned warp_items(int rank, int count) {
@@ -138,6 +130,14 @@ __device__ void count_new_tasks(const V& v, unsigned total) {
   atomic_ref<long long>(v.control->active).fetch_add(total, cuda::std::memory_order_relaxed);
 }
 
+// Task-collective fan-out into queue Q: every thread of a task of S threads (S a
+// multiple of 32) calls it with the same `count`; item i = make(i) is created by rank
+// i % S. Each warp's lane 0 raises `active` and the phase's pending count for all of the
+// warp's items and reserves their positions with one atomic, every thread publishes its
+// own items, and lane 0 makes them claimable with one more; push_item, called per item,
+// costs every thread four RMWs on the same few words. The warp's items in round j (items
+// j*S + 32*w .. +31) are its positions j*32 + lane: all rounds but the last are full, so
+// they fill the reservation without a gap. The warps are whole, because the task is.
 template <std::size_t Q, int S, class V, class Make>
 __device__ void push_each(const V& v, int rank, int count, Make&& make) {
   static_assert(S % 32 == 0, "push_each: whole warps only");

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <memory>
 #include <cstdint>
 #include <random>
 #include <thread>
@@ -209,6 +210,27 @@ TEST(Queue, MpmcEveryItemOnceAndFifoPerProducer) {
   EXPECT_LE(q.counters.peak, capacity);
 }
 
+// Starts `consumers` threads that claim up to 5 items at a time and take them, counting
+// each in seen[item], until `total` items have been taken.
+void add_consumers(std::vector<std::thread>& threads, int consumers, QueueFixture& q, int total,
+                   std::vector<std::atomic<int>>& seen, int* abort) {
+  auto consumed = std::make_shared<std::atomic<int>>(0);
+  for (int c = 0; c < consumers; ++c)
+    threads.emplace_back([&q, &seen, consumed, total, abort] {
+      while (consumed->load() < total) {
+        unsigned long long first = 0;
+        const std::uint32_t n = queue_claim(q.view, 5, &first);
+        for (std::uint32_t i = 0; i < n; ++i) {
+          std::uint64_t item = 0;
+          ASSERT_TRUE(queue_take(q.view, first + i, &item, abort));
+          seen[static_cast<std::size_t>(item)].fetch_add(1);
+        }
+        consumed->fetch_add(static_cast<int>(n));
+        if (n == 0) std::this_thread::yield();
+      }
+    });
+}
+
 // Producers reserve several positions at once and publish them in groups (the fan-out
 // of enqueue_each: queue_publish_group, then queue_made_ready), across many laps of a
 // small ring, while consumers claim and take: every item exactly once.
@@ -218,7 +240,7 @@ TEST(Queue, GroupPublishEveryItemOnce) {
   QueueFixture q(capacity);
   int abort = 0;
   std::vector<std::atomic<int>> seen(producers * rounds * per_round);
-  std::atomic<int> overflows{0}, consumed{0};
+  std::atomic<int> overflows{0};
   std::vector<std::thread> threads;
   for (int p = 0; p < producers; ++p)
     threads.emplace_back([&, p] {
@@ -238,20 +260,7 @@ TEST(Queue, GroupPublishEveryItemOnce) {
         queue_made_ready(q.view, published, base + per_round);
       }
     });
-  for (int c = 0; c < consumers; ++c)
-    threads.emplace_back([&] {
-      while (consumed.load() < producers * rounds * per_round) {
-        unsigned long long first = 0;
-        const std::uint32_t n = queue_claim(q.view, 5, &first);
-        for (std::uint32_t i = 0; i < n; ++i) {
-          std::uint64_t item = 0;
-          ASSERT_TRUE(queue_take(q.view, first + i, &item, &abort));
-          seen[static_cast<std::size_t>(item)].fetch_add(1);
-        }
-        consumed.fetch_add(static_cast<int>(n));
-        if (n == 0) std::this_thread::yield();
-      }
-    });
+  add_consumers(threads, consumers, q, producers * rounds * per_round, seen, &abort);
   for (auto& th : threads) th.join();
   EXPECT_EQ(overflows.load(), 0);
   for (std::size_t id = 0; id < seen.size(); ++id) ASSERT_EQ(seen[id].load(), 1) << "item " << id;
@@ -267,7 +276,7 @@ TEST(Queue, ReservedPositionsFilledLaterEveryItemOnce) {
   QueueFixture q(capacity);
   int abort = 0;
   std::vector<std::atomic<int>> seen(producers * rounds * per_round);
-  std::atomic<int> failures{0}, consumed{0};
+  std::atomic<int> failures{0};
   std::vector<std::thread> threads;
   for (int p = 0; p < producers; ++p)
     threads.emplace_back([&, p] {
@@ -283,20 +292,7 @@ TEST(Queue, ReservedPositionsFilledLaterEveryItemOnce) {
         if (k + 1 < rounds) mine = queue_reserve(q.view, per_round, &abort);
       }
     });
-  for (int c = 0; c < consumers; ++c)
-    threads.emplace_back([&] {
-      while (consumed.load() < producers * rounds * per_round) {
-        unsigned long long first = 0;
-        const std::uint32_t n = queue_claim(q.view, 5, &first);
-        for (std::uint32_t i = 0; i < n; ++i) {
-          std::uint64_t item = 0;
-          ASSERT_TRUE(queue_take(q.view, first + i, &item, &abort));
-          seen[item].fetch_add(1);
-        }
-        consumed.fetch_add(static_cast<int>(n));
-        if (n == 0) std::this_thread::yield();
-      }
-    });
+  add_consumers(threads, consumers, q, producers * rounds * per_round, seen, &abort);
   for (auto& th : threads) th.join();
   EXPECT_EQ(failures.load(), 0);
   for (std::size_t id = 0; id < seen.size(); ++id) ASSERT_EQ(seen[id].load(), 1) << "item " << id;
