@@ -5,6 +5,13 @@
 
 namespace apiary {
 
+// Whether this build compiled the traced variant of every scheduler kernel (CMake option
+// APIARY_TRACE_KERNELS, on by default). Without it a run with RunOptions::trace is refused.
+#ifndef APIARY_TRACE_KERNELS
+#define APIARY_TRACE_KERNELS 1
+#endif
+inline constexpr bool kTraceKernels = APIARY_TRACE_KERNELS != 0;
+
 struct RunOptions {
   std::uint32_t queue_capacity = 1u << 20;   // per task type; rounded up to a power of two
   std::uint32_t waiting_capacity = 1u << 16; // tasks that may wait behind dependencies at once

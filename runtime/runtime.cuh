@@ -147,6 +147,8 @@ class Runtime {
     wait_state_.fill_zero();
     workers_ = DeviceBuffer<long long>(2 * kTypes);
     if (options_.trace) {
+      if (!kTraceKernels)
+        throw std::invalid_argument("RunOptions::trace: this build has no traced kernels (APIARY_TRACE_KERNELS=OFF)");
       trace_ = DeviceBuffer<TraceRecord>(options_.trace_capacity);
       trace_count_ = DeviceBuffer<unsigned long long>(1);
     }

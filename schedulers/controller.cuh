@@ -102,8 +102,8 @@ __device__ void launch_worker(const V& v, const Params& p, unsigned long long* w
   // counter's order (the child sees everything its parent wrote before the launch).
   atomic_ref<long long>(v.workers_in_flight[Q]).fetch_add(blocks, cuda::std::memory_order_relaxed);
   atomic_ref<long long>(v.workers_not_started[Q]).fetch_add(blocks, cuda::std::memory_order_relaxed);
-  sched::worker_kernel<V, Q, Trace, true>
-      <<<static_cast<unsigned>(blocks), S::block_threads, S::shared_bytes, cudaStreamFireAndForget>>>(v, false);
+  sched::worker_kernel<V, Q, Trace><<<static_cast<unsigned>(blocks), S::block_threads, S::shared_bytes,
+                                     cudaStreamFireAndForget>>>(v, sched::WorkerLaunch::counted);
   const cudaError_t e = cudaGetLastError();
   if (e != cudaSuccess) {
     atomic_ref<long long>(v.workers_in_flight[Q]).fetch_sub(blocks, cuda::std::memory_order_relaxed);
@@ -221,7 +221,7 @@ RunStats run(R& rt, cudaStream_t stream) {
     int worker_threads = 0;
     for_each_queue<P>([&]<std::size_t Q>() {
       using S = sched::WorkerShape<typename P::template type_at<Q>>;
-      auto kernel = trace ? sched::worker_kernel<V, Q, true, true> : sched::worker_kernel<V, Q, false, true>;
+      auto kernel = sched::by_trace(trace, [](auto traced) { return sched::worker_kernel<V, Q, decltype(traced)::value>; });
       sched::prepare_worker(kernel, S::block_threads, S::shared_bytes, "controller", names[Q], v);
       worker_threads = std::max(worker_threads, S::block_threads);
     });
@@ -231,7 +231,7 @@ RunStats run(R& rt, cudaStream_t stream) {
     APIARY_CUDA_CHECK(cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device));
     const Params params{sched::controller_warp_limit(sms, threads_per_sm), kGenerationNs};
     const unsigned controller_threads = static_cast<unsigned>((P::type_count + 31) / 32 * 32);
-    auto controller = trace ? controller_kernel<V, true> : controller_kernel<V, false>;
+    auto controller = sched::by_trace(trace, [](auto traced) { return controller_kernel<V, decltype(traced)::value>; });
     sched::load_kernel(controller);  // before the guard starts: see load_kernel (workers.cuh)
 
     EventTimer timer;

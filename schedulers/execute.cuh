@@ -9,9 +9,11 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "runtime/context.cuh"
 #include "runtime/device_view.cuh"
+#include "runtime/run_options.hpp"
 #include "schedulers/launch_plan.hpp"
 
 namespace apiary::sched {
@@ -21,6 +23,19 @@ namespace apiary::sched {
 // batch from their tasks (see TaskBarrier in runtime/context.cuh). Measured on an H100,
 // the phase switch is also faster this way (docs/schedulers.md#under-compute-sanitizer).
 __device__ inline void block_barrier() { cta_barrier(); }
+
+// The traced or untraced variant of a kernel: pick(std::bool_constant<Trace>) returns it.
+// A build without traced kernels (APIARY_TRACE_KERNELS=OFF) instantiates only the
+// untraced one; Runtime refuses RunOptions::trace there.
+template <class Pick>
+auto by_trace(bool trace, Pick pick) {
+  if constexpr (kTraceKernels) {
+    return trace ? pick(std::true_type{}) : pick(std::false_type{});
+  } else {
+    static_cast<void>(trace);
+    return pick(std::false_type{});
+  }
+}
 
 template <std::size_t Q, class V>
 using ItemOf = typename V::Program::template type_at<Q>::Item;

@@ -675,7 +675,7 @@ template <class R>
 int resident_blocks(const R& rt) {
   using V = typename R::View;
   using C = Config<typename R::Program>;
-  auto kernel = rt.options().trace ? megakernel<V, true> : megakernel<V, false>;
+  auto kernel = sched::by_trace(rt.options().trace, [](auto traced) { return megakernel<V, decltype(traced)::value>; });
   if (C::shared_bytes > 48 * 1024)
     APIARY_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            static_cast<int>(C::shared_bytes)));
@@ -692,7 +692,7 @@ RunStats run(R& rt, cudaStream_t stream) {
   using V = typename R::View;
   using C = Config<typename R::Program>;
   auto v = rt.prepare(stream);
-  auto kernel = rt.options().trace ? megakernel<V, true> : megakernel<V, false>;
+  auto kernel = sched::by_trace(rt.options().trace, [](auto traced) { return megakernel<V, decltype(traced)::value>; });
   LaunchResources& res = rt.launch_resources();
   if (res.megakernel_blocks == 0) res.megakernel_blocks = resident_blocks(rt);
   const int blocks = res.megakernel_blocks;

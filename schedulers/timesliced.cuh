@@ -86,7 +86,7 @@ RunStats run(R& rt, cudaStream_t stream) {
   using V = typename R::View;
   using P = typename R::Program;
   constexpr std::size_t kTypes = P::type_count;
-  using Kernel = void (*)(V, bool);
+  using Kernel = void (*)(V, sched::WorkerLaunch);
 
   LaunchResources& res = rt.launch_resources();
   unsigned long long* words = res.host_words(kFill + kTypes);
@@ -106,7 +106,7 @@ RunStats run(R& rt, cudaStream_t stream) {
   std::array<std::size_t, kTypes> shared{};
   for_each_queue<P>([&]<std::size_t Q>() {
     using S = sched::WorkerShape<typename P::template type_at<Q>>;
-    kernels[Q] = trace ? sched::worker_kernel<V, Q, true, false> : sched::worker_kernel<V, Q, false, false>;
+    kernels[Q] = sched::by_trace(trace, [](auto traced) { return sched::worker_kernel<V, Q, decltype(traced)::value>; });
     block_threads[Q] = S::block_threads;
     batch[Q] = S::batch;
     shared[Q] = S::shared_bytes;
@@ -182,7 +182,7 @@ RunStats run(R& rt, cudaStream_t stream) {
         if (grid[q] == 0) continue;
         // A lone launch goes on the run's stream; several get a stream each, joined by events.
         const cudaStream_t s = with_work == 1 ? stream : res.stream(q);
-        kernels[q]<<<static_cast<unsigned>(grid[q]), static_cast<unsigned>(block_threads[q]), shared[q], s>>>(v, false);
+        kernels[q]<<<static_cast<unsigned>(grid[q]), static_cast<unsigned>(block_threads[q]), shared[q], s>>>(v, sched::WorkerLaunch::plain);
         ok = check(cudaGetLastError(), "worker kernel launch (timesliced)");
         if (ok && with_work > 1) {
           ok = check(cudaEventRecord(res.event(q), s), "cudaEventRecord (timesliced)") &&

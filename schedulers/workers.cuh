@@ -24,18 +24,22 @@
 
 namespace apiary::sched {
 
+// How a worker kernel was launched: the host's warm-up launch (warm_up_worker below; the
+// kernel returns at once), by the timesliced scheduler, or by the controller, whose
+// per-queue counts each block updates (`counted`). A launch argument rather than a
+// template parameter, so that a program compiles one set of worker kernels for both.
+enum class WorkerLaunch : unsigned char { warm_up, plain, counted };
+
 // One block: claim a batch, run it, and keep claiming further batches of the same queue
 // while it has some and RunOptions::drain_microseconds have not passed since the block
 // started (the first batch is always claimed); then leave. A block claims nothing once
-// the run is aborted. With Counted (controller) the block takes itself out of the
+// the run is aborted. Launched `counted` (controller), the block takes itself out of the
 // controller's per-queue counts: not started after its first claim, in flight at its end.
-//
-// With `warm_up` the kernel returns at once: the host launches it so once per process
-// before the guard starts (warm_up_worker below).
-template <class V, std::size_t Q, bool Trace, bool Counted>
+template <class V, std::size_t Q, bool Trace>
 __global__ void __launch_bounds__(WorkerShape<typename V::Program::template type_at<Q>>::block_threads)
-    worker_kernel(const __grid_constant__ V v, bool warm_up) {
-  if (warm_up) return;
+    worker_kernel(const __grid_constant__ V v, WorkerLaunch launch) {
+  if (launch == WorkerLaunch::warm_up) return;
+  const bool counted = launch == WorkerLaunch::counted;
   using P = typename V::Program;
   using T = typename P::template type_at<Q>;
   using S = WorkerShape<T>;
@@ -54,9 +58,8 @@ __global__ void __launch_bounds__(WorkerShape<typename V::Program::template type
       if (!aborted(v) && (round == 0 || global_time_ns() - t0 < v.drain_ns))
         // Where the last claim left work in the queue, no cheap test (eager).
         count = queue_claim(v.queues[Q], static_cast<std::uint32_t>(S::batch), &first, left > 0, &left);
-      if constexpr (Counted) {
-        if (round == 0) atomic_ref<long long>(v.workers_not_started[Q]).fetch_sub(1, cuda::std::memory_order_relaxed);
-      }
+      if (counted && round == 0)
+        atomic_ref<long long>(v.workers_not_started[Q]).fetch_sub(1, cuda::std::memory_order_relaxed);
       s_count = count;
       s_first = first;
       s_aborted = 0;
@@ -70,12 +73,10 @@ __global__ void __launch_bounds__(WorkerShape<typename V::Program::template type
     block_barrier();
     if (threadIdx.x == 0) retire_batch<Q>(v, count);
   }
-  if constexpr (Counted) {
-    // Release: the controller that sees the count drop (acquire) sees this block's
-    // batches retired, and knows it will claim nothing more.
-    if (threadIdx.x == 0)
-      atomic_ref<long long>(v.workers_in_flight[Q]).fetch_sub(1, cuda::std::memory_order_release);
-  }
+  // Release: the controller that sees the count drop (acquire) sees this block's
+  // batches retired, and knows it will claim nothing more.
+  if (counted && threadIdx.x == 0)
+    atomic_ref<long long>(v.workers_in_flight[Q]).fetch_sub(1, cuda::std::memory_order_release);
 }
 
 // The watchdog beside a scheduler whose tasks run in kernels it launches (timesliced,
@@ -140,7 +141,7 @@ cudaFuncAttributes load_kernel(Kernel kernel) {
 // The stack limit is also raised to the kernel's local memory, so that the driver has no
 // reason to resize it at a later launch either.
 template <class V>
-void warm_up_worker(void (*kernel)(V, bool), int block_threads, std::size_t shared_bytes, const V& v,
+void warm_up_worker(void (*kernel)(V, WorkerLaunch), int block_threads, std::size_t shared_bytes, const V& v,
                     std::size_t local_bytes) {
   static std::mutex mutex;
   static std::set<std::pair<int, const void*>> done;
@@ -151,7 +152,7 @@ void warm_up_worker(void (*kernel)(V, bool), int block_threads, std::size_t shar
   std::size_t stack = 0;
   APIARY_CUDA_CHECK(cudaDeviceGetLimit(&stack, cudaLimitStackSize));
   if (local_bytes > stack) APIARY_CUDA_CHECK(cudaDeviceSetLimit(cudaLimitStackSize, local_bytes));
-  kernel<<<1, static_cast<unsigned>(block_threads), shared_bytes>>>(v, true);
+  kernel<<<1, static_cast<unsigned>(block_threads), shared_bytes>>>(v, WorkerLaunch::warm_up);
   APIARY_CUDA_CHECK_LAUNCH();
   APIARY_CUDA_CHECK(cudaDeviceSynchronize());
 }
@@ -159,7 +160,7 @@ void warm_up_worker(void (*kernel)(V, bool), int block_threads, std::size_t shar
 // Host: makes a worker kernel ready to launch with `shared_bytes` of dynamic shared
 // memory (opting in above 48 KiB) and checks that one block fits on a multiprocessor.
 template <class V>
-void prepare_worker(void (*kernel)(V, bool), int block_threads, std::size_t shared_bytes, const char* scheduler,
+void prepare_worker(void (*kernel)(V, WorkerLaunch), int block_threads, std::size_t shared_bytes, const char* scheduler,
                     const std::string& type_name, const V& v) {
   if (shared_bytes > 48 * 1024)
     APIARY_CUDA_CHECK(

@@ -82,6 +82,7 @@ using ThreePhases = Program<Phase<A>, Phase<B>, Phase<C>>;
 class Phases : public SchedulerTest {};
 
 TEST_P(Phases, LaterPhaseNeverStartsBeforeEarlierPhaseFinishes) {
+  APIARY_REQUIRE_TRACE_KERNELS();
   DeviceBuffer<unsigned> done(3), violations(1);
   done.fill_zero();
   violations.fill_zero();

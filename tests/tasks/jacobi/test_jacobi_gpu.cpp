@@ -291,6 +291,7 @@ TEST_P(Jacobi, RepeatedSolvesAndOtherVariantsGiveTheSameBits) {
 // With the runtime's trace on (apiary jacobi --trace), a task variant returns one record
 // per task it ran, named by its queue, with the same answer; the baselines return none.
 TEST_P(Jacobi, TracedSolveRecordsEveryTask) {
+  APIARY_REQUIRE_TRACE_KERNELS();
   const Csr<double> a = sparse::random_diagonally_dominant<double>(scaled(2000, 300), 11, 27, 8);
   JacobiOptions o;
   o.tolerance = 0;
