@@ -101,7 +101,7 @@ class TaskContext {
   template <class T>
   __device__ QueueReservation reserve(int count) const {
     static_assert(threads % 32 == 0, "reserve: tasks of whole warps only");
-    return reserve_task_positions<T>(view_, rank_, count);
+    return reserve_task_positions<T>(view_, rank_, count, cont_);
   }
   template <class T, class Make>
   __device__ void enqueue_reserved(const QueueReservation& r, Make&& make) const {

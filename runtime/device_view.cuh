@@ -81,6 +81,10 @@ struct Continuation {
   SlotRef held;
   int* active_delta = nullptr;  // shared memory: see LocalSlot in schedulers/megakernel.cuh
   int phase = -1;               // phase of the running task, -1 if phaseless
+  // Shared memory, megakernel with waiting claims only (otherwise null): 1 + the position
+  // of queue 0 whose slot the running task's block has not freed yet (0: none). See
+  // free_held_position.
+  unsigned long long* held_position = nullptr;
 };
 
 #if defined(__CUDACC__)
@@ -111,6 +115,25 @@ __device__ bool aborted(const V& v) {
   return atomic_ref<int>(v.control->abort).load(cuda::std::memory_order_relaxed) != 0;
 }
 
+// A megakernel block that took its task with a waiting claim frees that position's slot
+// after the task, with the batch's release fence, instead of before it with a fence of
+// its own on the path to the task's start (schedulers/megakernel.cuh: waiting_claim). A
+// producer of the task that has to wait for a slot frees it first, since the slot it
+// waits for may be this one (its queue has gone round once while the task ran): this is
+// the hook it calls before its first wait (NothingBeforeWait in runtime/queue.hpp). Any
+// thread of the task; the exchange makes one of them the one that frees it.
+template <class V>
+__device__ void free_held_position(const V& v, const Continuation* cont) {
+  if (cont == nullptr || cont->held_position == nullptr) return;
+  const unsigned long long held = atomicExch(cont->held_position, 0ull);
+  if (held == 0) return;
+  const QueueView& q = v.queues[0];
+  const unsigned long long pos = held - 1;
+  // Release: the block's read of the item (before the task's first barrier) comes first.
+  atomic_ref<unsigned long long>(q.seq[pos & (q.capacity - 1)]).store(pos + q.capacity,
+                                                                     cuda::std::memory_order_release);
+}
+
 // Items i < count of a fan-out that the warp of `rank` makes (i % S in the warp's ranks).
 template <int S>
 __device__ unsigned warp_items(int rank, int count) {
@@ -139,7 +162,7 @@ __device__ void count_new_tasks(const V& v, unsigned total) {
 // j*S + 32*w .. +31) are its positions j*32 + lane: all rounds but the last are full, so
 // they fill the reservation without a gap. The warps are whole, because the task is.
 template <std::size_t Q, int S, class V, class Make>
-__device__ void push_each(const V& v, int rank, int count, Make&& make) {
+__device__ void push_each(const V& v, int rank, int count, Make&& make, const Continuation* cont) {
   static_assert(S % 32 == 0, "push_each: whole warps only");
   using u64 = unsigned long long;
   const QueueView& q = v.queues[Q];
@@ -162,7 +185,8 @@ __device__ void push_each(const V& v, int rank, int count, Make&& make) {
     while (n < kPublishGroup && (j0 + n) * S + rank < count) ++n;
     const PublishCount r = queue_publish_group<kPublishGroup>(
         q, n, [&](int g) { return base + static_cast<u64>(j0 + g) * 32u + static_cast<u64>(lane); },
-        [&](int g) { return make((j0 + g) * S + rank); }, &v.control->abort);
+        [&](int g) { return make((j0 + g) * S + rank); }, &v.control->abort,
+        [&] { free_held_position(v, cont); });
     published += r.published;
     overflow = overflow || r.overflow;
   }
@@ -177,7 +201,7 @@ __device__ void push_each(const V& v, int rank, int count, Make&& make) {
 // at once, relaxed, then one acquire fence) and waits only for a slot not free yet. An
 // overflow raises the error; then, or in an aborted run, the reservation is empty.
 template <std::size_t Q, class V>
-__device__ QueueReservation reserve_positions(const V& v, int rank, int count) {
+__device__ QueueReservation reserve_positions(const V& v, int rank, int count, const Continuation* cont) {
   using u64 = unsigned long long;
   const QueueView& q = v.queues[Q];
   const u64 mask = q.capacity - 1;
@@ -199,7 +223,7 @@ __device__ QueueReservation reserve_positions(const V& v, int rank, int count) {
     for (int g = 0; g < kGroup; ++g) {
       const int i = i0 + 32 * g;
       if (i < count && seen[g] != first + i && result == PushResult::ok)
-        result = queue_wait_free(q, first + i, &v.control->abort);
+        result = queue_wait_free(q, first + i, &v.control->abort, [&] { free_held_position(v, cont); });
     }
   }
   cuda::atomic_thread_fence(cuda::std::memory_order_acquire, cuda::thread_scope_device);
@@ -262,7 +286,7 @@ __device__ void push_item(const V& v, const typename V::Program::template type_a
   }
   if (wait_slot != kNoSlot) release_slot(v.wait_state, wait_slot);
   atomic_ref<long long>(v.control->active).fetch_add(1, cuda::std::memory_order_relaxed);
-  const PushResult r = queue_push(v.queues[Q], item, &v.control->abort);
+  const PushResult r = queue_push(v.queues[Q], item, &v.control->abort, [&] { free_held_position(v, cont); });
   if (r == PushResult::overflow) raise_error(v, ErrorCode::queue_overflow, static_cast<int>(Q));
 }
 
@@ -305,17 +329,17 @@ __device__ void enqueue_task_each(const V& v, int rank, int count, Make&& make, 
   static_assert(P::template contains<T>, "enqueue_each<T>: T is not a task type of this program");
   constexpr std::size_t Q = P::template queue_of<T>;
   if constexpr (S % 32 == 0) {
-    push_each<Q, S>(v, rank, count, make);
+    push_each<Q, S>(v, rank, count, make, cont);
   } else {
     for (int i = rank; i < count; i += S) push_item<Q>(v, make(i), kNoSlot, cont);
   }
 }
 
 template <class T, class V>
-__device__ QueueReservation reserve_task_positions(const V& v, int rank, int count) {
+__device__ QueueReservation reserve_task_positions(const V& v, int rank, int count, const Continuation* cont) {
   using P = typename V::Program;
   static_assert(P::template contains<T>, "reserve<T>: T is not a task type of this program");
-  return reserve_positions<P::template queue_of<T>>(v, rank, count);
+  return reserve_positions<P::template queue_of<T>>(v, rank, count, cont);
 }
 
 template <class T, int S, class V, class Make>

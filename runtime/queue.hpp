@@ -57,29 +57,40 @@ struct QueueView {
 
 enum class PushResult { ok, overflow, aborted };
 
+// What a producer does once before it first waits for a slot: nothing, unless its
+// caller says otherwise (the megakernel frees the slot of its block's own running task
+// then: see free_held_position in runtime/device_view.cuh).
+struct NothingBeforeWait {
+  APIARY_HD void operator()() const {}
+};
+
 // Waits until the slot of position `pos`, reserved from the tail, is free for its lap
 // (acquire: a consumer of the previous lap may still be reading it), polling `abort` so
 // that a failed run never spins forever; reports an overflow instead when nobody has
-// claimed the previous lap's item yet.
-APIARY_HD inline PushResult queue_wait_free(const QueueView& q, unsigned long long pos, const int* abort) {
+// claimed the previous lap's item yet. Calls before_wait() once before it first waits.
+template <class BeforeWait = NothingBeforeWait>
+APIARY_HD PushResult queue_wait_free(const QueueView& q, unsigned long long pos, const int* abort,
+                                     BeforeWait&& before_wait = {}) {
   using u64 = unsigned long long;
   atomic_ref<u64> seq(q.seq[pos & (q.capacity - 1)]);
-  while (seq.load(cuda::std::memory_order_acquire) != pos) {
+  for (bool first = true; seq.load(cuda::std::memory_order_acquire) != pos; first = false) {
     const u64 head = atomic_ref<u64>(q.counters->head).load(cuda::std::memory_order_relaxed);
     // The previous lap's item is still there and no consumer has claimed it: full.
     if (head + q.capacity <= pos) return PushResult::overflow;
     if (abort != nullptr && atomic_ref<const int>(*abort).load(cuda::std::memory_order_relaxed) != 0)
       return PushResult::aborted;
-    spin_pause();  // a consumer has claimed it and is reading it right now
+    if (first) before_wait();
+    spin_pause();  // a consumer has claimed it and is reading it right now (or runs its task)
   }
   return PushResult::ok;
 }
 
 // Publishes `item` at position `pos`, reserved from the tail, once its slot is free
 // (queue_wait_free).
-template <class Item>
-APIARY_HD PushResult queue_publish(const QueueView& q, unsigned long long pos, const Item& item, const int* abort) {
-  const PushResult free = queue_wait_free(q, pos, abort);
+template <class Item, class BeforeWait = NothingBeforeWait>
+APIARY_HD PushResult queue_publish(const QueueView& q, unsigned long long pos, const Item& item, const int* abort,
+                                   BeforeWait&& before_wait = {}) {
+  const PushResult free = queue_wait_free(q, pos, abort, before_wait);
   if (free != PushResult::ok) return free;
   static_cast<Item*>(q.items)[pos & (q.capacity - 1)] = item;
   atomic_ref<unsigned long long>(q.seq[pos & (q.capacity - 1)]).store(pos + 1, cuda::std::memory_order_release);
@@ -138,13 +149,14 @@ struct PublishCount {
 // synchronises with the consumer that freed it), the items written, and after one
 // release fence their sequence numbers stored. A slot not free yet goes through
 // queue_publish, which waits for it or reports the overflow.
-template <int G, class Pos, class Make>
-APIARY_HD PublishCount queue_publish_group(const QueueView& q, int n, Pos&& pos, Make&& make, const int* abort) {
+template <int G, class Pos, class Make, class BeforeWait = NothingBeforeWait>
+APIARY_HD PublishCount queue_publish_group(const QueueView& q, int n, Pos&& pos, Make&& make, const int* abort,
+                                           BeforeWait&& before_wait = {}) {
   using u64 = unsigned long long;
   using Item = decltype(make(0));
   PublishCount r;
   if (n == 1) {  // one item: an acquire load and a release store, not two fences
-    const PushResult one = queue_publish(q, pos(0), make(0), abort);
+    const PushResult one = queue_publish(q, pos(0), make(0), abort, before_wait);
     r.published = one == PushResult::ok ? 1u : 0u;
     r.overflow = one == PushResult::overflow;
     return r;
@@ -166,7 +178,7 @@ APIARY_UNROLL
       atomic_ref<u64>(q.seq[pos(g) & mask]).store(pos(g) + 1, cuda::std::memory_order_relaxed);
       ++r.published;
     } else {
-      const PushResult one = queue_publish(q, pos(g), make(g), abort);
+      const PushResult one = queue_publish(q, pos(g), make(g), abort, before_wait);
       r.published += one == PushResult::ok ? 1u : 0u;
       r.overflow = r.overflow || one == PushResult::overflow;
     }
@@ -189,20 +201,22 @@ APIARY_HD inline void queue_made_ready(const QueueView& q, unsigned count, unsig
 // and queue_made_ready, written out on purpose: built from calls to them, the generic
 // eleven_types program with phases took 1.09 ms instead of 0.94 ms (H100, session 9; a
 // difference of code generation that was not pinned down).
-template <class Item>
-APIARY_HD PushResult queue_push(const QueueView& q, const Item& item, const int* abort) {
+template <class Item, class BeforeWait = NothingBeforeWait>
+APIARY_HD PushResult queue_push(const QueueView& q, const Item& item, const int* abort,
+                                BeforeWait&& before_wait = {}) {
   using u64 = unsigned long long;
   const u64 mask = q.capacity - 1;
   const u64 pos = atomic_ref<u64>(q.counters->tail).fetch_add(1, cuda::std::memory_order_relaxed);
   atomic_ref<u64> seq(q.seq[pos & mask]);
   u64 head = 0;
-  while (seq.load(cuda::std::memory_order_acquire) != pos) {
+  for (bool first = true; seq.load(cuda::std::memory_order_acquire) != pos; first = false) {
     head = atomic_ref<u64>(q.counters->head).load(cuda::std::memory_order_relaxed);
     // The previous lap's item is still there and no consumer has claimed it: full.
     if (head + q.capacity <= pos) return PushResult::overflow;
     if (abort != nullptr && atomic_ref<const int>(*abort).load(cuda::std::memory_order_relaxed) != 0)
       return PushResult::aborted;
-    spin_pause();  // a consumer has claimed it and is reading it right now
+    if (first) before_wait();
+    spin_pause();  // a consumer has claimed it and is reading it right now (or runs its task)
   }
   static_cast<Item*>(q.items)[pos & mask] = item;
   seq.store(pos + 1, cuda::std::memory_order_release);

@@ -372,6 +372,33 @@ TEST(Queue, ClaimedButUnreadSlotMakesProducerWaitNotOverflow) {
   EXPECT_EQ(item, 0u);
 }
 
+// A consumer that keeps its slot after reading the item (the megakernel's waiting claim
+// frees it only after the task) and is itself the producer that then needs that slot:
+// the producer's before-wait hook frees it, once, and the push goes through; a push
+// that finds its slot free calls no hook.
+TEST(Queue, ProducerFreesTheSlotItHoldsBeforeItWaits) {
+  QueueFixture q(4);
+  int abort = 0;
+  for (std::uint64_t i = 0; i < 4; ++i) ASSERT_EQ(queue_push(q.view, i, &abort), PushResult::ok);
+  unsigned long long held = 0;
+  ASSERT_EQ(queue_claim(q.view, 1, &held), 1u);
+  const std::uint64_t item = static_cast<const std::uint64_t*>(q.view.items)[held];  // read, slot not freed
+  EXPECT_EQ(item, 0u);
+  int hooks = 0;
+  const auto free_held = [&] {
+    ++hooks;
+    atomic_ref<unsigned long long>(q.view.seq[held]).store(held + q.view.capacity, cuda::std::memory_order_release);
+  };
+  EXPECT_EQ(queue_push(q.view, std::uint64_t{4}, &abort, free_held), PushResult::ok);
+  EXPECT_EQ(hooks, 1);
+  std::uint64_t got = 0;
+  ASSERT_EQ(queue_claim(q.view, 1, &held), 1u);
+  ASSERT_TRUE(queue_take(q.view, held, &got, &abort));
+  EXPECT_EQ(got, 1u);
+  EXPECT_EQ(queue_wait_free(q.view, 5, &abort, free_held), PushResult::ok);  // slot 1: free already
+  EXPECT_EQ(hooks, 1);
+}
+
 TEST(Queue, AbortEndsAWaitingConsumer) {
   QueueFixture q(4);
   int abort = 0;

@@ -591,6 +591,77 @@ TEST_P(QueueGpu, ReservingMorePositionsThanTheQueueHoldsIsAnOverflow) {
   EXPECT_NE(msg.find("ReservedSink"), std::string::npos) << msg;
 }
 
+// A task that fills its whole queue, so that its last item goes to the slot of its own
+// position. The megakernel frees the slot of a position taken with a waiting claim (one
+// queue of block-wide tasks) only after the task, unless one of the task's producers
+// must wait for a slot first (free_held_position in runtime/device_view.cuh): without
+// that, the last item waits for its own producer until the watchdog ends the run. A
+// starter task (position 0) releases the parent (position 1) after a pause, so that the
+// parent goes to a block that waits on a claim. Every way a task creates tasks:
+// enqueue_each, enqueue (one at a time; under the megakernel the first goes to the
+// block's continuation slot, so there is one more), reserve.
+struct WrapEnv {
+  int mode = 0;              // 0 enqueue_each, 1 enqueue, 2 reserve + enqueue_reserved
+  unsigned children = 0;     // the queue's capacity (+ 1: enqueue under the megakernel)
+  unsigned* seen = nullptr;  // one counter per child
+};
+struct WrapTask {
+  using Item = unsigned;  // 0: the starter, 1: the parent, 2...: its children
+  static constexpr int threads = 256;
+  static constexpr int shared_bytes = sizeof(QueueReservation);
+  template <class Ctx>
+  __device__ static void execute(const Item& id, Ctx& ctx) {
+    const WrapEnv& e = ctx.env();
+    if (id == 0) {  // enqueue_each: never to this block's continuation slot
+      const unsigned long long t0 = global_time_ns();
+      while (global_time_ns() - t0 < 20000) __nanosleep(1000);
+      ctx.template enqueue_each<WrapTask>(1, [](int) { return 1u; });
+      return;
+    }
+    if (id != 1) {
+      if (ctx.rank() == 0) atomicAdd(&e.seen[id - 2], 1u);
+      return;
+    }
+    const int n = static_cast<int>(e.children);
+    const auto child = [](int k) { return static_cast<unsigned>(k) + 2u; };
+    if (e.mode == 0) {
+      ctx.template enqueue_each<WrapTask>(n, child);
+    } else if (e.mode == 1) {
+      if (ctx.rank() == 0)
+        for (int k = 0; k < n; ++k) ctx.template enqueue<WrapTask>(child(k));
+    } else {
+      auto* r = ctx.template shared_as<QueueReservation>();
+      if (ctx.rank() < 32) {
+        const QueueReservation got = ctx.template reserve<WrapTask>(n);
+        if (ctx.rank() == 0) *r = got;
+      }
+      ctx.sync();
+      ctx.template enqueue_reserved<WrapTask>(*r, child);
+    }
+  }
+};
+
+TEST_P(QueueGpu, TaskThatFillsItsQueueUpToItsOwnSlotRuns) {
+  const unsigned capacity = 64;
+  for (const int mode : {0, 1, 2}) {
+    const unsigned children = capacity + (mode == 1 && GetParam() == Scheduler::megakernel ? 1 : 0);
+    DeviceBuffer<unsigned> seen(children);
+    RunOptions opt;
+    opt.queue_capacity = capacity;
+    opt.watchdog_seconds = 2;  // a wait for its own slot ends here, not in a hang
+    Runtime<Program<Phaseless<WrapTask>>, WrapEnv> rt(opt, WrapEnv{mode, children, seen.data()});
+    for (int run = 0; run < 3; ++run) {
+      seen.fill_zero();
+      rt.seed<WrapTask>(std::vector<unsigned>{0});
+      const RunStats s = rt.run(GetParam());
+      EXPECT_EQ(s.types[0].executed, children + 2) << "mode " << mode << ", run " << run;
+      std::size_t wrong = 0;
+      for (unsigned c : seen.to_host()) wrong += c != 1;
+      EXPECT_EQ(wrong, 0u) << "mode " << mode << ", run " << run;
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Schedulers, QueueGpu, apiary::testing::all_schedulers(),
                          apiary::testing::scheduler_name);
 
