@@ -123,6 +123,7 @@ __device__ void watchdog_fire(const V& v, unsigned long long idle_ns) {
 // cost the scheduler's loop registers.
 template <class V>
 __device__ __noinline__ Claim waiting_claim(const V& v, unsigned char* stage) {
+  static_assert(may_hold_claimed_slot<typename V::Program>, "waiting claims: producers must free a held slot");
   using Item = typename V::Program::template type_at<0>::Item;
   using u64 = unsigned long long;
   Claim c;
