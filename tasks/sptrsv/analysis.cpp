@@ -48,11 +48,13 @@ struct Candidate {
   std::int64_t path_external = 0, path_internal = 0;
 };
 
-Candidate analyse_one(const Csr<double>& lower, index_t n_max, ModelConstants model) {
+// The partition is feasible by construction (tests check partition() on its own), so
+// the schedule and the DAG skip their checks of it.
+Candidate analyse_one(const PartitionInput& in, index_t n_max, ModelConstants model) {
   Candidate c;
-  c.p = partition(lower, n_max, &c.stats);
-  c.s = build_schedule(lower, c.p);
-  c.dag = subgraph_dag(lower, c.p);
+  c.p = partition(in, n_max, &c.stats);
+  c.s = detail::schedule_of_feasible(in.lower, c.p);
+  c.dag = detail::subgraph_dag_of_feasible(in.lower, c.p);
   c.seconds = predicted_time(c.dag, c.s, model);
   for (index_t level = 0; level < c.dag.levels; ++level) {  // the slowest sub-graph per level, as the model sees it
     double slowest = -1;
@@ -117,9 +119,10 @@ Analysis analyze(const LowerSystem& s, const AnalysisOptions& o) {
     a.candidates.push_back(o.n_max_limit);
   }
   // Candidates are independent: analyse them concurrently, keep the best.
+  const PartitionInput input(s.lower);
   std::vector<std::future<Candidate>> work;
   for (index_t m : a.candidates)
-    work.push_back(std::async(std::launch::async, analyse_one, std::cref(s.lower), m, o.model));
+    work.push_back(std::async(std::launch::async, analyse_one, std::cref(input), m, o.model));
   Candidate best;
   bool have = false;
   for (auto& w : work) {

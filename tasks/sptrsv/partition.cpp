@@ -12,29 +12,6 @@ namespace apiary::sptrsv {
 
 namespace {
 
-// Children lists (the transpose of the strict lower part), built once so that the
-// heuristic can walk edges forward in O(edges).
-struct Children {
-  std::vector<index_t> ptr;
-  std::vector<index_t> idx;
-  index_t count(index_t v) const { return ptr[v + 1] - ptr[v]; }
-};
-
-Children children_of(const Csr<double>& l) {
-  Children c;
-  c.ptr.assign(static_cast<std::size_t>(l.rows) + 1, 0);
-  for (index_t i = 0; i < l.rows; ++i)
-    for (index_t k = l.row_begin(i); k < l.row_end(i); ++k)
-      if (l.col[k] < i) ++c.ptr[l.col[k] + 1];
-  for (index_t v = 0; v < l.rows; ++v) c.ptr[v + 1] += c.ptr[v];
-  c.idx.resize(c.ptr.back());
-  std::vector<index_t> next(c.ptr.begin(), c.ptr.end() - 1);
-  for (index_t i = 0; i < l.rows; ++i)
-    for (index_t k = l.row_begin(i); k < l.row_end(i); ++k)
-      if (l.col[k] < i) c.idx[next[l.col[k]]++] = i;
-  return c;
-}
-
 index_t parent_count(const Csr<double>& l, index_t i) {
   // Rows are sorted and the diagonal is the last entry of a lower row.
   return l.row_length(i) - 1;
@@ -46,14 +23,14 @@ enum class Criterion { out_degree_descending, out_degree_ascending, index_ascend
 // 64-bit keys (the degree, inverted for descending, above the index): with a comparator
 // that looked both degrees up, the sorts took the largest share of the analysis, and
 // the keys take 13% off all of it (callgrind, nh2010, all n_max candidates).
-void sort_by(std::vector<index_t>& v, Criterion c, const Children& ch, std::vector<std::uint64_t>& keys) {
+void sort_by(std::vector<index_t>& v, Criterion c, const PartitionInput& in, std::vector<std::uint64_t>& keys) {
   if (c == Criterion::index_ascending) {
     std::sort(v.begin(), v.end());
     return;
   }
   keys.resize(v.size());
   for (std::size_t i = 0; i < v.size(); ++i) {
-    const auto degree = static_cast<std::uint32_t>(ch.count(v[i]));
+    const auto degree = static_cast<std::uint32_t>(in.children(v[i]));
     const std::uint32_t major = c == Criterion::out_degree_descending ? ~degree : degree;
     keys[i] = std::uint64_t{major} << 32 | static_cast<std::uint32_t>(v[i]);
   }
@@ -66,12 +43,12 @@ void sort_by(std::vector<index_t>& v, Criterion c, const Children& ch, std::vect
 // touched, so a run costs O(component vertices + edges + sorting), not O(n).
 class Splitter {
  public:
-  Splitter(const Csr<double>& l, const Children& ch, index_t n_max)
-      : l_(l),
-        ch_(ch),
+  Splitter(const PartitionInput& in, index_t n_max)
+      : l_(in.lower),
+        in_(in),
         n_max_(n_max),
-        local_(static_cast<std::size_t>(l.rows), -1),
-        waiting_(static_cast<std::size_t>(l.rows), 0) {}
+        local_(static_cast<std::size_t>(in.lower.rows), -1),
+        waiting_(static_cast<std::size_t>(in.lower.rows), 0) {}
 
   // Bounded: at most n_split sub-graphs, false when a vertex finds no room. Unbounded:
   // new sub-graphs are opened as needed, so it always succeeds.
@@ -84,7 +61,7 @@ class Splitter {
       waiting_[v] = parent_count(l_, v);
     }
     std::vector<index_t> next;
-    sort_by(roots, criterion, ch_, keys_);
+    sort_by(roots, criterion, in_, keys_);
     // Roots are dealt round-robin over the first n_init sub-graphs, so that independent
     // subtrees can start in different sub-graphs of the first sub-graph level.
     for (std::size_t r = 0; r < roots.size(); ++r)
@@ -95,7 +72,7 @@ class Splitter {
     while (!next.empty()) {
       cur.swap(next);
       next.clear();
-      sort_by(cur, criterion, ch_, keys_);
+      sort_by(cur, criterion, in_, keys_);
       for (index_t v : cur) {
         index_t highest = 0;
         for (index_t k = l_.row_begin(v); k < l_.row_end(v); ++k)
@@ -137,13 +114,13 @@ class Splitter {
     }
     if (++sizes_[k] == n_max_) past_full_[k] = k + 1;
     local_[v] = static_cast<index_t>(k);
-    for (index_t c = ch_.ptr[v]; c < ch_.ptr[v + 1]; ++c)
-      if (--waiting_[ch_.idx[c]] == 0) next.push_back(ch_.idx[c]);
+    for (index_t c = in_.child_ptr[v]; c < in_.child_ptr[v + 1]; ++c)
+      if (--waiting_[in_.child[c]] == 0) next.push_back(in_.child[c]);
     return true;
   }
 
   const Csr<double>& l_;
-  const Children& ch_;
+  const PartitionInput& in_;
   index_t n_max_;
   std::vector<index_t> local_;
   std::vector<index_t> waiting_;
@@ -168,36 +145,59 @@ void require_lower_with_diagonal(const Csr<double>& lower, const char* what) {
   }
 }
 
+PartitionInput::PartitionInput(const Csr<double>& l) : lower(l) {
+  require_lower_with_diagonal(lower, "sptrsv::partition");
+  const index_t n = lower.rows;
+  const sparse::Components comps = sparse::weakly_connected_components(lower);
+  components = comps.count;
+  comp_ptr.assign(static_cast<std::size_t>(comps.count) + 1, 0);
+  for (index_t v = 0; v < n; ++v) ++comp_ptr[comps.label[v] + 1];
+  for (index_t c = 0; c < comps.count; ++c) comp_ptr[c + 1] += comp_ptr[c];
+  comp_vertices.resize(static_cast<std::size_t>(n));
+  {
+    std::vector<index_t> fill(comp_ptr.begin(), comp_ptr.end() - 1);
+    for (index_t v = 0; v < n; ++v) comp_vertices[fill[comps.label[v]]++] = v;
+  }
+  child_ptr.assign(static_cast<std::size_t>(n) + 1, 0);
+  for (index_t i = 0; i < n; ++i)
+    for (index_t k = lower.row_begin(i); k < lower.row_end(i); ++k)
+      if (lower.col[k] < i) ++child_ptr[lower.col[k] + 1];
+  for (index_t v = 0; v < n; ++v) child_ptr[v + 1] += child_ptr[v];
+  child.resize(static_cast<std::size_t>(child_ptr.back()));
+  std::vector<index_t> next(child_ptr.begin(), child_ptr.end() - 1);
+  for (index_t i = 0; i < n; ++i)
+    for (index_t k = lower.row_begin(i); k < lower.row_end(i); ++k)
+      if (lower.col[k] < i) child[next[lower.col[k]]++] = i;
+}
+
 Partition partition(const Csr<double>& lower, index_t n_max, PartitionStats* stats) {
   if (n_max < 1)
     throw std::invalid_argument("sptrsv::partition: n_max must be at least 1, got " +
                                 std::to_string(n_max));
-  require_lower_with_diagonal(lower, "sptrsv::partition");
+  return partition(PartitionInput(lower), n_max, stats);
+}
+
+Partition partition(const PartitionInput& in, index_t n_max, PartitionStats* stats) {
+  if (n_max < 1)
+    throw std::invalid_argument("sptrsv::partition: n_max must be at least 1, got " +
+                                std::to_string(n_max));
+  const Csr<double>& lower = in.lower;
   const index_t n = lower.rows;
   PartitionStats st;
   Partition p;
   p.n_max = n_max;
   p.part.assign(static_cast<std::size_t>(n), -1);
+  st.components = in.components;
+  const std::vector<index_t>& comp_ptr = in.comp_ptr;
+  const std::vector<index_t>& comp_vertices = in.comp_vertices;
 
-  const sparse::Components comps = sparse::weakly_connected_components(lower);
-  st.components = comps.count;
-  std::vector<index_t> comp_ptr(static_cast<std::size_t>(comps.count) + 1, 0);
-  for (index_t v = 0; v < n; ++v) ++comp_ptr[comps.label[v] + 1];
-  for (index_t c = 0; c < comps.count; ++c) comp_ptr[c + 1] += comp_ptr[c];
-  std::vector<index_t> comp_vertices(static_cast<std::size_t>(n));
-  {
-    std::vector<index_t> fill(comp_ptr.begin(), comp_ptr.end() - 1);
-    for (index_t v = 0; v < n; ++v) comp_vertices[fill[comps.label[v]]++] = v;
-  }
-
-  const Children ch = children_of(lower);
-  Splitter splitter(lower, ch, n_max);
+  Splitter splitter(in, n_max);
   index_t next_id = 0;
   // The open merge sub-graph stays open across split components: they share no edge
   // with it, so the numbering stays feasible.
   index_t bin = -1;
   index_t bin_fill = 0;
-  for (index_t c = 0; c < comps.count; ++c) {
+  for (index_t c = 0; c < in.components; ++c) {
     const std::span<const index_t> comp(comp_vertices.data() + comp_ptr[c],
                                         static_cast<std::size_t>(comp_ptr[c + 1] - comp_ptr[c]));
     const auto size = static_cast<index_t>(comp.size());
@@ -312,6 +312,10 @@ SubgraphDag subgraph_dag(const Csr<double>& lower, const Partition& p) {
   std::string why;
   if (!is_feasible(lower, p, &why))
     throw std::invalid_argument("sptrsv::subgraph_dag: partition not feasible: " + why);
+  return detail::subgraph_dag_of_feasible(lower, p);
+}
+
+SubgraphDag detail::subgraph_dag_of_feasible(const Csr<double>& lower, const Partition& p) {
   SubgraphDag d;
   d.subgraphs = p.parts;
   d.level.assign(static_cast<std::size_t>(p.parts), 0);

@@ -49,9 +49,28 @@ struct PartitionStats {
 // starts with `what`). A stored zero diagonal passes: partitioning needs the pattern only.
 void require_lower_with_diagonal(const Csr<double>& lower, const char* what);
 
+// What partitioning needs of L whatever n_max, made once: the input checked with
+// require_lower_with_diagonal, its weakly connected components, and the children lists
+// (the transpose of the strict lower part), so that the heuristic walks edges forward.
+// analyze (tasks/sptrsv/analysis.cpp) shares one between its n_max candidates. It
+// refers to `lower`, which must outlive it.
+struct PartitionInput {
+  explicit PartitionInput(const Csr<double>& lower);
+
+  const Csr<double>& lower;
+  index_t components = 0;
+  std::vector<index_t> comp_ptr;       // components + 1 offsets into comp_vertices
+  std::vector<index_t> comp_vertices;  // the vertices of each component, ascending
+  std::vector<index_t> child_ptr;      // rows + 1 offsets into child
+  std::vector<index_t> child;          // children of each vertex, ascending
+
+  index_t children(index_t v) const { return child_ptr[v + 1] - child_ptr[v]; }
+};
+
 // Feasible partition into sub-graphs of at most n_max vertices (n_max >= 1, else
 // std::invalid_argument; the input is checked with require_lower_with_diagonal).
 Partition partition(const Csr<double>& lower, index_t n_max, PartitionStats* stats = nullptr);
+Partition partition(const PartitionInput& in, index_t n_max, PartitionStats* stats = nullptr);
 
 // True when every vertex is in exactly one sub-graph, no sub-graph holds more than
 // p.n_max vertices, the arrays agree with each other, and every edge goes to an equal or
@@ -79,5 +98,11 @@ struct SubgraphDag {
 
 // p must be feasible for lower (std::invalid_argument otherwise).
 SubgraphDag subgraph_dag(const Csr<double>& lower, const Partition& p);
+
+namespace detail {
+// subgraph_dag without the feasibility check, for a partition that partition() made of
+// this `lower` (analyze: the check is a pass over every edge, per n_max candidate).
+SubgraphDag subgraph_dag_of_feasible(const Csr<double>& lower, const Partition& p);
+}  // namespace detail
 
 }  // namespace apiary::sptrsv

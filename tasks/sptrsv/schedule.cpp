@@ -31,6 +31,10 @@ std::string at_slot(index_t g, index_t slot) {
 Schedule build_schedule(const Csr<double>& lower, const Partition& p) {
   require_lower_with_diagonal(lower, "sptrsv::build_schedule");
   require_feasible(lower, p, "sptrsv::build_schedule");
+  return detail::schedule_of_feasible(lower, p);
+}
+
+Schedule detail::schedule_of_feasible(const Csr<double>& lower, const Partition& p) {
   const index_t n = lower.rows;
   Schedule s;
   s.subgraphs = p.parts;
@@ -45,11 +49,19 @@ Schedule build_schedule(const Csr<double>& lower, const Partition& p) {
                                   std::to_string(v) + " (0-based)");
   }
 
+  // Every off-diagonal entry becomes one edge: the flat arrays are sized once and each
+  // sub-graph's edges are written straight into them, bucketed by slot.
+  const auto all_edges = static_cast<std::size_t>(lower.nnz() - n);
+  s.edge_source.resize(all_edges);
+  s.edge_target.resize(all_edges);
+  s.edge_value.resize(all_edges);
+  s.division.reserve(static_cast<std::size_t>(n));
+  s.ready.reserve(static_cast<std::size_t>(n));
   std::vector<Placed> placed;
   std::vector<index_t> finished;  // per local vertex: internal slot of its division, -1 = ready
   std::vector<std::pair<index_t, index_t>> incoming;  // (earliest internal slot, entry)
   std::vector<index_t> count;
-  std::vector<Placed> bucketed;
+  std::size_t written = 0;
   for (index_t g = 0; g < p.parts; ++g) {
     const index_t base = p.part_ptr[g];
     const index_t m = p.part_ptr[g + 1] - base;
@@ -61,13 +73,15 @@ Schedule build_schedule(const Csr<double>& lower, const Partition& p) {
       index_t next_ext = 0;
       incoming.clear();
       for (index_t e = lower.row_begin(i); e < lower.row_end(i) - 1; ++e) {
-        const index_t j = lower.col[e];
-        if (p.part[j] < g)
+        // Sub-graph g owns the permuted indices [base, base + m), and sources of a
+        // feasible partition are in g or an earlier sub-graph.
+        const index_t k = pos[lower.col[e]];
+        if (k < base)
           // External sources are final before the task starts, so only the conflict rule
           // applies and a vertex's k-th external edge can always take slot k.
-          placed.push_back({next_ext++, pos[j], l, lower.val[e]});
+          placed.push_back({next_ext++, k, l, lower.val[e]});
         else
-          incoming.emplace_back(finished[pos[j] - base] + 1, e);
+          incoming.emplace_back(finished[k - base] + 1, e);
       }
       n_ext = std::max(n_ext, next_ext);
       // Serving sources in order of readiness and taking the first free slot each time
@@ -89,34 +103,34 @@ Schedule build_schedule(const Csr<double>& lower, const Partition& p) {
     count.assign(static_cast<std::size_t>(slots) + 1, 0);
     for (const Placed& e : placed) ++count[e.slot + 1];
     for (index_t t = 0; t < slots; ++t) count[t + 1] += count[t];
-    bucketed.resize(placed.size());
-    {
-      // Stable, and placed is in target order, so each slot lists targets ascending.
-      std::vector<index_t> fill(count.begin(), count.end() - 1);
-      for (const Placed& e : placed) bucketed[fill[e.slot]++] = e;
-    }
-    const auto edge_base = static_cast<index_t>(s.edge_source.size());
-    for (const Placed& e : bucketed) {
-      s.edge_source.push_back(e.source);
-      s.edge_target.push_back(e.target);
-      s.edge_value.push_back(e.value);
-    }
+    const auto edge_base = static_cast<index_t>(written);
     for (index_t t = 0; t < slots; ++t) s.edge_ptr.push_back(edge_base + count[t + 1]);
+    // Stable, and placed is in target order, so each slot lists targets ascending.
+    for (const Placed& e : placed) {
+      const std::size_t at = written + static_cast<std::size_t>(count[e.slot]++);
+      s.edge_source[at] = e.source;
+      s.edge_target[at] = e.target;
+      s.edge_value[at] = e.value;
+    }
+    written += placed.size();
 
-    std::vector<std::vector<index_t>> divided(static_cast<std::size_t>(n_int));
+    // Ready vertices, then the divisions of each internal slot (ascending local index):
+    // a counting sort by slot.
+    count.assign(static_cast<std::size_t>(n_int) + 1, 0);
     for (index_t l = 0; l < m; ++l) {
       if (finished[l] < 0)
         s.ready.push_back(l);
       else
-        divided[finished[l]].push_back(l);
+        ++count[finished[l] + 1];
     }
     s.ready_ptr.push_back(static_cast<index_t>(s.ready.size()));
-    for (index_t t = 0; t < n_ext; ++t)
-      s.division_ptr.push_back(static_cast<index_t>(s.division.size()));
-    for (const auto& list : divided) {
-      s.division.insert(s.division.end(), list.begin(), list.end());
-      s.division_ptr.push_back(static_cast<index_t>(s.division.size()));
-    }
+    for (index_t t = 0; t < n_int; ++t) count[t + 1] += count[t];
+    const auto division_base = static_cast<index_t>(s.division.size());
+    for (index_t t = 0; t < n_ext; ++t) s.division_ptr.push_back(division_base);
+    for (index_t t = 0; t < n_int; ++t) s.division_ptr.push_back(division_base + count[t + 1]);
+    s.division.resize(static_cast<std::size_t>(division_base + count[n_int]));
+    for (index_t l = 0; l < m; ++l)
+      if (finished[l] >= 0) s.division[static_cast<std::size_t>(division_base + count[finished[l]]++)] = l;
     s.external_slots.push_back(n_ext);
     s.internal_slots.push_back(n_int);
     s.slot_ptr.push_back(s.slot_ptr.back() + slots);

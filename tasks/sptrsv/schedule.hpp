@@ -68,6 +68,12 @@ struct Schedule {
 // its source's division that holds no other edge into its target.
 Schedule build_schedule(const Csr<double>& lower, const Partition& p);
 
+namespace detail {
+// build_schedule without its checks of `lower` and the partition's feasibility, for a
+// partition that partition() made of this `lower` (the zero-diagonal check stays).
+Schedule schedule_of_feasible(const Csr<double>& lower, const Partition& p);
+}  // namespace detail
+
 // "" when the schedule is consistent with the partition, rules (a)-(c) hold, every
 // off-diagonal entry of L appears exactly once with its value and diagonal matches L;
 // otherwise the first violation found.

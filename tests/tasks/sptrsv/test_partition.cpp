@@ -260,6 +260,32 @@ TEST(PartitionProperty, RandomDagsAreFeasible) {
       [](const Csr<double>& l, index_t n_max, const std::string& label) { expect_valid(l, n_max, label); });
 }
 
+// analyze partitions one input for every n_max candidate: a shared PartitionInput must
+// give what a fresh partition of the matrix gives, for every n_max in turn.
+TEST(PartitionProperty, SharedInputGivesTheSamePartitionForEveryNmax) {
+  for (const Csr<double>& l : {apiary::sparse::block_diagonal_lower<double>(6, 300, 0.02, 3),
+                               apiary::sparse::lower_triangle(apiary::sparse::poisson2d<double>(30, 20),
+                                                              apiary::sparse::Diagonal::keep),
+                               chain(50)}) {
+    const PartitionInput in(l);
+    for (index_t n_max : {1, 7, 32, 64, 1000, 64, 7}) {
+      SCOPED_TRACE("rows " + std::to_string(l.rows) + ", n_max " + std::to_string(n_max));
+      PartitionStats shared_stats, fresh_stats;
+      const Partition shared = partition(in, n_max, &shared_stats);
+      const Partition fresh = partition(l, n_max, &fresh_stats);
+      EXPECT_EQ(shared.part, fresh.part);
+      EXPECT_EQ(shared.vertices, fresh.vertices);
+      EXPECT_EQ(shared.part_ptr, fresh.part_ptr);
+      EXPECT_EQ(shared_stats.heuristic_attempts, fresh_stats.heuristic_attempts);
+      const SubgraphDag checked = subgraph_dag(l, shared);
+      const SubgraphDag unchecked = detail::subgraph_dag_of_feasible(l, shared);
+      EXPECT_EQ(checked.pred, unchecked.pred);
+      EXPECT_EQ(checked.level, unchecked.level);
+    }
+  }
+  EXPECT_THROW(PartitionInput(apiary::sparse::poisson2d<double>(3, 3)), std::invalid_argument);
+}
+
 TEST(PartitionProperty, BlockDiagonalAndPoissonAreFeasible) {
   apiary::sptrsv::testing::for_each_structured_case(
       [](const Csr<double>& l, index_t n_max, const std::string& label) { expect_valid(l, n_max, label); });
