@@ -23,7 +23,7 @@ enum class Criterion { out_degree_descending, out_degree_ascending, index_ascend
 // 64-bit keys (the degree, inverted for descending, above the index): with a comparator
 // that looked both degrees up, the sorts took the largest share of the analysis, and
 // the keys take 13% off all of it (callgrind, nh2010, all n_max candidates).
-void sort_by(std::vector<index_t>& v, Criterion c, const PartitionInput& in, std::vector<std::uint64_t>& keys) {
+void sort_by(std::span<index_t> v, Criterion c, const PartitionInput& in, std::vector<std::uint64_t>& keys) {
   if (c == Criterion::index_ascending) {
     std::sort(v.begin(), v.end());
     return;
@@ -38,9 +38,18 @@ void sort_by(std::vector<index_t>& v, Criterion c, const PartitionInput& in, std
   for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<index_t>(keys[i] & 0xffffffffu);
 }
 
-// One run of the splitting heuristic (the paper's Alg. 3 with Alg. 2) on one component.
-// Scratch arrays are indexed by global vertex and only the component's entries are
-// touched, so a run costs O(component vertices + edges + sorting), not O(n).
+// The splitting heuristic (the paper's Alg. 3 with Alg. 2) on one component. Scratch
+// arrays are indexed by global vertex and only the component's entries are touched, so
+// a run costs O(component vertices + edges), not O(n).
+//
+// The heuristic visits the component frontier by frontier: the roots, then the vertices
+// whose parents are all in earlier frontiers (Kahn's layering), each frontier sorted by
+// the criterion. Which vertex lands in which frontier depends on the DAG only, not on
+// where earlier vertices were placed; so the visiting order of every attempt with one
+// criterion is the same, and is computed once per component (set_component) and sorted
+// once per criterion (order). An attempt then only places vertices: a run that also
+// counted down parents and sorted each frontier cost about twice as much, and a component
+// often takes several attempts.
 class Splitter {
  public:
   Splitter(const PartitionInput& in, index_t n_max)
@@ -50,35 +59,41 @@ class Splitter {
         local_(static_cast<std::size_t>(in.lower.rows), -1),
         waiting_(static_cast<std::size_t>(in.lower.rows), 0) {}
 
+  // The component's frontiers; `roots` are its vertices without parents.
+  void set_component(std::span<const index_t> comp, const std::vector<index_t>& roots) {
+    for (index_t v : comp) waiting_[v] = parent_count(l_, v);
+    layered_.assign(roots.begin(), roots.end());
+    frontier_ptr_.assign({0, static_cast<index_t>(roots.size())});
+    for (std::size_t begin = 0; begin < layered_.size();) {
+      const std::size_t end = layered_.size();
+      for (std::size_t k = begin; k < end; ++k) {
+        const index_t v = layered_[k];
+        for (index_t c = in_.child_ptr[v]; c < in_.child_ptr[v + 1]; ++c)
+          if (--waiting_[in_.child[c]] == 0) layered_.push_back(in_.child[c]);
+      }
+      if (layered_.size() > end) frontier_ptr_.push_back(static_cast<index_t>(layered_.size()));
+      begin = end;
+    }
+    sorted_for_ = -1;
+  }
+
   // Bounded: at most n_split sub-graphs, false when a vertex finds no room. Unbounded:
   // new sub-graphs are opened as needed, so it always succeeds.
-  bool run(std::span<const index_t> comp, std::vector<index_t> roots, index_t n_split,
-           index_t n_init, Criterion criterion, bool bounded) {
+  bool run(index_t n_split, index_t n_init, Criterion criterion, bool bounded) {
     sizes_.assign(static_cast<std::size_t>(n_split), 0);
     past_full_.assign(static_cast<std::size_t>(n_split), 0);
-    for (index_t v : comp) {
-      local_[v] = -1;
-      waiting_[v] = parent_count(l_, v);
-    }
-    std::vector<index_t> next;
-    sort_by(roots, criterion, in_, keys_);
+    const std::vector<index_t>& visit = order(criterion);
+    const auto roots = static_cast<std::size_t>(frontier_ptr_[1]);
     // Roots are dealt round-robin over the first n_init sub-graphs, so that independent
     // subtrees can start in different sub-graphs of the first sub-graph level.
-    for (std::size_t r = 0; r < roots.size(); ++r)
-      if (!associate(roots[r], static_cast<index_t>(r % static_cast<std::size_t>(n_init)), bounded,
-                     next))
-        return false;
-    std::vector<index_t> cur;
-    while (!next.empty()) {
-      cur.swap(next);
-      next.clear();
-      sort_by(cur, criterion, in_, keys_);
-      for (index_t v : cur) {
-        index_t highest = 0;
-        for (index_t k = l_.row_begin(v); k < l_.row_end(v); ++k)
-          if (l_.col[k] < v) highest = std::max(highest, local_[l_.col[k]]);
-        if (!associate(v, highest, bounded, next)) return false;
-      }
+    for (std::size_t r = 0; r < roots; ++r)
+      if (!associate(visit[r], static_cast<index_t>(r % static_cast<std::size_t>(n_init)), bounded)) return false;
+    for (std::size_t k = roots; k < visit.size(); ++k) {
+      const index_t v = visit[k];
+      index_t highest = 0;
+      for (index_t e = l_.row_begin(v); e < l_.row_end(v); ++e)
+        if (l_.col[e] < v) highest = std::max(highest, local_[l_.col[e]]);
+      if (!associate(v, highest, bounded)) return false;
     }
     return true;  // a DAG is exhausted from its roots, so every vertex is placed
   }
@@ -103,9 +118,21 @@ class Splitter {
     return k;
   }
 
-  // Alg. 2: the first sub-graph at or after `from` with room; children whose parents are
-  // now all placed join the next frontier.
-  bool associate(index_t v, index_t from, bool bounded, std::vector<index_t>& next) {
+  // The frontiers sorted by the criterion (kept for the component's next attempt with it).
+  const std::vector<index_t>& order(Criterion criterion) {
+    if (sorted_for_ != static_cast<int>(criterion)) {
+      sorted_ = layered_;
+      for (std::size_t f = 0; f + 1 < frontier_ptr_.size(); ++f)
+        sort_by(std::span<index_t>(sorted_.data() + frontier_ptr_[f],
+                                   static_cast<std::size_t>(frontier_ptr_[f + 1] - frontier_ptr_[f])),
+                criterion, in_, keys_);
+      sorted_for_ = static_cast<int>(criterion);
+    }
+    return sorted_;
+  }
+
+  // Alg. 2: the first sub-graph at or after `from` with room.
+  bool associate(index_t v, index_t from, bool bounded) {
     const std::size_t k = first_with_room(static_cast<std::size_t>(from));
     if (k == sizes_.size()) {
       if (bounded) return false;
@@ -114,8 +141,6 @@ class Splitter {
     }
     if (++sizes_[k] == n_max_) past_full_[k] = k + 1;
     local_[v] = static_cast<index_t>(k);
-    for (index_t c = in_.child_ptr[v]; c < in_.child_ptr[v + 1]; ++c)
-      if (--waiting_[in_.child[c]] == 0) next.push_back(in_.child[c]);
     return true;
   }
 
@@ -127,6 +152,10 @@ class Splitter {
   std::vector<index_t> sizes_;
   std::vector<std::size_t> past_full_;  // for a full sub-graph: a later one, every one between full
   std::vector<std::uint64_t> keys_;     // sort_by's scratch
+  std::vector<index_t> layered_;        // the component's frontiers, one after the other
+  std::vector<index_t> frontier_ptr_;   // frontiers + 1 offsets into layered_ (frontier 0: the roots)
+  std::vector<index_t> sorted_;         // layered_ with each frontier sorted by sorted_for_
+  int sorted_for_ = -1;                 // a Criterion, or -1
 };
 
 }  // namespace
@@ -218,13 +247,14 @@ Partition partition(const PartitionInput& in, index_t n_max, PartitionStats* sta
     for (index_t v : comp)
       if (parent_count(lower, v) == 0) roots.push_back(v);
     const index_t n_init_first = std::min<index_t>(n_split, static_cast<index_t>(roots.size()));
+    splitter.set_component(comp, roots);
     bool done = false;
     constexpr std::array criteria{Criterion::out_degree_descending, Criterion::out_degree_ascending,
                                   Criterion::index_ascending};
     for (Criterion criterion : criteria) {
       for (index_t n_init = n_init_first; n_init > 0 && !done; n_init /= 2) {
         ++st.heuristic_attempts;
-        done = splitter.run(comp, roots, n_split, n_init, criterion, true);
+        done = splitter.run(n_split, n_init, criterion, true);
       }
       if (done) break;
     }
@@ -233,7 +263,7 @@ Partition partition(const PartitionInput& in, index_t n_max, PartitionStats* sta
       // keeps every input solvable at the price of extra sub-graphs.
       ++st.heuristic_attempts;
       ++st.unbounded_fallbacks;
-      splitter.run(comp, roots, n_split, n_init_first, Criterion::out_degree_descending, false);
+      splitter.run(n_split, n_init_first, Criterion::out_degree_descending, false);
     }
     // Drop sub-graphs left empty (only possible after the fallback) and keep the order.
     const std::vector<index_t>& sizes = splitter.sizes();
