@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <functional>
+#include <future>
 #include <queue>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <utility>
 
 namespace apiary::sptrsv {
@@ -115,41 +117,77 @@ DevicePlan build_device_plan(const Csr<double>& lower, const Partition& p, const
   // The slots of each sub-graph: its external edges laid out again in rows owned by
   // threads (external_rows), its internal slots as scheduled. Edge values are divided by
   // the target's diagonal: the task divides b on load, and no step of a slot divides.
+  //
+  // A sub-graph keeps its schedule's edges, so its edges start where they start in the
+  // schedule, and sub-graphs are laid out independently: ranges of them in parallel (the
+  // plan is built after the n_max candidates, on its own), then the slot offsets in
+  // order. A range records the ends of each sub-graph's external rows (rows_of_part).
   d.external_slots.resize(static_cast<std::size_t>(p.parts));
-  d.edge_source.reserve(s.edges());
-  d.edge_target.reserve(s.edges());
-  d.edge_value.reserve(s.edges());
-  std::vector<ExternalEdge> external;
-  ExternalRows rows_of;
-  for (index_t g = 0; g < p.parts; ++g) {
-    const index_t base = p.part_ptr[g];
-    d.largest = std::max(d.largest, p.part_ptr[g + 1] - base);
-    auto add_edge = [&](index_t source, index_t target, double value) {
-      d.edge_source.push_back(source);
-      d.edge_target.push_back(target);
-      d.edge_value.push_back(value / d.diagonal[base + target]);
-    };
-    const index_t first_internal = s.slot_ptr[g] + s.external_slots[g];
-    external.clear();
-    for (index_t e = s.edge_ptr[s.slot_ptr[g]]; e < s.edge_ptr[first_internal]; ++e)
-      external.push_back({s.edge_target[e], user_row(p.vertices[s.edge_source[e]]), s.edge_value[e]});
-    rows_of.deal(external, p.part_ptr[g + 1] - base, kTasslThreads);
-    const index_t rows = rows_of.lists() == 0 ? 0 : rows_of.length(0);
-    d.external_slots[g] = rows;
-    for (index_t r = 0; r < rows; ++r) {
-      for (std::size_t i = 0; i < rows_of.lists() && rows_of.length(i) > r; ++i) {  // lengths descend
-        const ExternalEdge& e = rows_of.edge(i, r);
-        add_edge(e.source, e.target, e.value);
+  d.edge_source.resize(s.edges());
+  d.edge_target.resize(s.edges());
+  d.edge_value.resize(s.edges());
+  auto lay_out = [&](index_t g0, index_t g1, std::vector<std::vector<index_t>>& rows_of_part) {
+    std::vector<ExternalEdge> external;
+    ExternalRows rows_of;
+    for (index_t g = g0; g < g1; ++g) {
+      const index_t base = p.part_ptr[g];
+      std::size_t at = static_cast<std::size_t>(s.edge_ptr[s.slot_ptr[g]]);
+      auto add_edge = [&](index_t source, index_t target, double value) {
+        d.edge_source[at] = source;
+        d.edge_target[at] = target;
+        d.edge_value[at] = value / d.diagonal[base + target];
+        ++at;
+      };
+      const index_t first_internal = s.slot_ptr[g] + s.external_slots[g];
+      external.clear();
+      for (index_t e = s.edge_ptr[s.slot_ptr[g]]; e < s.edge_ptr[first_internal]; ++e)
+        external.push_back({s.edge_target[e], user_row(p.vertices[s.edge_source[e]]), s.edge_value[e]});
+      rows_of.deal(external, p.part_ptr[g + 1] - base, kTasslThreads);
+      const index_t rows = rows_of.lists() == 0 ? 0 : rows_of.length(0);
+      std::vector<index_t>& ends = rows_of_part[static_cast<std::size_t>(g - g0)];
+      for (index_t r = 0; r < rows; ++r) {
+        for (std::size_t i = 0; i < rows_of.lists() && rows_of.length(i) > r; ++i) {  // lengths descend
+          const ExternalEdge& e = rows_of.edge(i, r);
+          add_edge(e.source, e.target, e.value);
+        }
+        ends.push_back(static_cast<index_t>(at));
       }
-      d.edge_ptr.push_back(static_cast<index_t>(d.edge_source.size()));
+      for (index_t t = first_internal; t < s.slot_ptr[g + 1]; ++t)
+        for (index_t e = s.edge_ptr[t]; e < s.edge_ptr[t + 1]; ++e)
+          add_edge(s.edge_source[e], s.edge_target[e], s.edge_value[e]);
     }
-    for (index_t t = first_internal; t < s.slot_ptr[g + 1]; ++t) {
-      for (index_t e = s.edge_ptr[t]; e < s.edge_ptr[t + 1]; ++e)
-        add_edge(s.edge_source[e], s.edge_target[e], s.edge_value[e]);
-      d.edge_ptr.push_back(static_cast<index_t>(d.edge_source.size()));
+  };
+  // Ranges of about equal edge counts, one per hardware thread, none under 2^16 edges
+  // (below that the threads' start costs more than the layout).
+  const std::size_t edges = s.edges();
+  const std::size_t ranges = std::clamp<std::size_t>(
+      std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), edges >> 16), 1,
+      static_cast<std::size_t>(std::max<index_t>(p.parts, 1)));
+  std::vector<index_t> range_begin{0};
+  for (index_t g = 0; g < p.parts && range_begin.size() < ranges; ++g)
+    if (static_cast<std::size_t>(s.edge_ptr[s.slot_ptr[g + 1]]) * ranges >= edges * range_begin.size())
+      range_begin.push_back(g + 1);
+  if (range_begin.back() != p.parts) range_begin.push_back(p.parts);
+  std::vector<std::vector<std::vector<index_t>>> rows_of_range(range_begin.size() - 1);
+  {
+    std::vector<std::future<void>> work;
+    for (std::size_t k = 0; k + 1 < range_begin.size(); ++k) {
+      rows_of_range[k].resize(static_cast<std::size_t>(range_begin[k + 1] - range_begin[k]));
+      work.push_back(std::async(k == 0 ? std::launch::deferred : std::launch::async, lay_out, range_begin[k],
+                                range_begin[k + 1], std::ref(rows_of_range[k])));
     }
-    d.slot_ptr.push_back(static_cast<index_t>(d.edge_ptr.size()) - 1);
+    for (auto& w : work) w.get();
   }
+  for (std::size_t k = 0; k + 1 < range_begin.size(); ++k)
+    for (index_t g = range_begin[k]; g < range_begin[k + 1]; ++g) {
+      const std::vector<index_t>& ends = rows_of_range[k][static_cast<std::size_t>(g - range_begin[k])];
+      d.largest = std::max(d.largest, p.part_ptr[g + 1] - p.part_ptr[g]);
+      d.external_slots[g] = static_cast<index_t>(ends.size());
+      d.edge_ptr.insert(d.edge_ptr.end(), ends.begin(), ends.end());
+      const index_t first_internal = s.slot_ptr[g] + s.external_slots[g];
+      for (index_t t = first_internal; t < s.slot_ptr[g + 1]; ++t) d.edge_ptr.push_back(s.edge_ptr[t + 1]);
+      d.slot_ptr.push_back(static_cast<index_t>(d.edge_ptr.size()) - 1);
+    }
   d.load_index.resize(static_cast<std::size_t>(n));
   for (index_t k = 0; k < n; ++k) d.load_index[k] = user_row(p.vertices[k]);
 
