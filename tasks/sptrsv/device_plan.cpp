@@ -157,8 +157,9 @@ DevicePlan build_device_plan(const Csr<double>& lower, const Partition& p, const
           add_edge(s.edge_source[e], s.edge_target[e], s.edge_value[e]);
     }
   };
-  // Ranges of about equal edge counts, one per hardware thread, none under 2^16 edges
-  // (below that the threads' start costs more than the layout).
+  // Ranges of about equal edge counts, one per hardware thread and at least 2^16 edges
+  // each (a threshold chosen, not measured: small plans stay on the calling thread). The
+  // first range runs on the calling thread.
   const std::size_t edges = s.edges();
   const std::size_t ranges = std::clamp<std::size_t>(
       std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), edges >> 16), 1,
