@@ -201,9 +201,6 @@ PartitionInput::PartitionInput(const Csr<double>& l) : lower(l) {
 }
 
 Partition partition(const Csr<double>& lower, index_t n_max, PartitionStats* stats) {
-  if (n_max < 1)
-    throw std::invalid_argument("sptrsv::partition: n_max must be at least 1, got " +
-                                std::to_string(n_max));
   return partition(PartitionInput(lower), n_max, stats);
 }
 
