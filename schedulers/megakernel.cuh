@@ -71,12 +71,14 @@ struct Claim {
   unsigned batch = 0;   // the queue's batch: a claim of more tasks is a deep claim
   unsigned take = 0;    // items to read from positions first, first + 1, ... into the stage
   unsigned offset = 0;  // where in the stage the tasks to run now are
-  int staged = 0;       // the task is in the stage already (waiting_claim)
+  int staged = 0;       // the task is in the stage already (await_claim)
+  int waiting = 0;      // a waiting claim of position `first` whose item await_claim waits for
+  int taken = 0;        // await_claim: a poller has acted on the claim (exchanged to 1)
 };
 
 // Waiting claims: in a program of one phaseless queue whose tasks fill a block (a batch
 // of one), a block that finds the queue empty does not poll it; it claims the queue's
-// next position anyway and waits for that position's item (waiting_claim). A claim
+// next position anyway and waits for that position's item (waiting_claim, await_claim). A claim
 // that finds nothing ready otherwise costs the block its poll, two RMWs and the take
 // after the item appears — about five dependent memory round trips between a fan-out's
 // publication and its tasks' starts; a waiting block starts one round trip after the
@@ -112,37 +114,77 @@ __device__ void watchdog_fire(const V& v, unsigned long long idle_ns) {
 }
 
 // Thread 0, in a program with waiting claims (above), after a poll found the queue
-// empty: claims the next position (a debt against `ready` that a later publication pays)
-// and waits until its item is published, or until the run ends (no task is left, so
-// nothing will be published: the position is never used), is aborted, or the watchdog
-// fires. The item goes straight into the stage (queue_take's steps, without its second
-// look at the sequence number, and without freeing the slot: the block frees it after
-// the task, with the release fence that ends its batch, in free_claimed_slot; freed
-// here, its own release fence cost Jacobi's autonomous iteration 0.27-0.4 us at 10^4
-// and 10^5 non-zeros, H100, session 25). Out of line: it is the idle path, and inlined it would
-// cost the scheduler's loop registers.
+// empty: claims the next position (a debt against `ready` that a later publication pays);
+// the block's pollers then wait for its item (await_claim).
 template <class V>
-__device__ __noinline__ Claim waiting_claim(const V& v, unsigned char* stage) {
+__device__ __noinline__ Claim waiting_claim(const V& v) {
   static_assert(may_hold_claimed_slot<typename V::Program>, "waiting claims: producers must free a held slot");
-  using Item = typename V::Program::template type_at<0>::Item;
-  using u64 = unsigned long long;
   Claim c;
-  RunControl* ctl = v.control;
   const QueueView& q = v.queues[0];
   atomic_ref<long long>(q.counters->ready).fetch_sub(1, cuda::std::memory_order_relaxed);
-  const u64 pos = atomic_ref<u64>(q.counters->head).fetch_add(1, cuda::std::memory_order_relaxed);
+  c.first = atomic_ref<unsigned long long>(q.counters->head).fetch_add(1, cuda::std::memory_order_relaxed);
+  c.waiting = 1;
+  return c;
+}
+
+// The pollers of a waiting claim: lane 0 of the block's first kWaitPollers warps, each
+// starting kWaitStaggerNs after the one before. A poll is an acquire load, one round trip
+// under load (plus the sleep), and a poller sees a publication only with its next poll:
+// one poller let the starts of a fan-out's tasks wait up to that long for it. Staggered
+// pollers see it sooner (Jacobi's autonomous iteration 6.39 -> 5.85 us at 10^4
+// non-zeros, 7.92 -> 7.64 us at 10^5, H200, session 26; 8 pollers 96 ns apart were no
+// better; at 10^7, where idle blocks share SMs with running tasks, 1-1.5% slower).
+inline constexpr unsigned kWaitPollers = 4;
+inline constexpr unsigned kWaitStaggerNs = 192;
+
+// The threads of a block with a waiting claim (claim.waiting, from waiting_claim): its
+// pollers wait until the claimed position's item is published, or until the run ends (no
+// task is left, so nothing will be published: the position is never used), is aborted, or
+// the watchdog fires; the first poller to see either sets claim.taken (an exchange, so
+// exactly one of them acts) and, for an item, reads it into the stage (queue_take's steps,
+// without its second look at the sequence number, and without freeing the slot: the block
+// frees it after the task, with the release fence that ends its batch, in
+// free_claimed_slot; freed here, its own release fence cost Jacobi's autonomous iteration
+// 0.27-0.4 us at 10^4 and 10^5 non-zeros, H100, session 25). The first poller checks the
+// run's words every 8th poll. Out of line: it is the idle path, and inlined it would cost
+// the scheduler's loop registers.
+template <class V>
+__device__ __noinline__ void await_claim(const V& v, Claim& claim, unsigned long long& claimed, unsigned char* stage) {
+  using Item = typename V::Program::template type_at<0>::Item;
+  using u64 = unsigned long long;
+  const unsigned poller = threadIdx.x / 32;
+  if (threadIdx.x % 32 != 0 || poller >= kWaitPollers) return;
+  const QueueView& q = v.queues[0];
+  const u64 pos = claim.first;
+  // claim.taken only through atomics: racecheck reports a plain or relaxed load beside
+  // another poller's exchange as a hazard. (Not claim.waiting: the block's other threads
+  // may still be reading that to decide whether to come here.)
+  auto open = [&] { return atomicOr(&claim.taken, 0) == 0; };
+  auto take_over = [&] { return atomicExch(&claim.taken, 1) == 0; };  // false: another poller acted
   atomic_ref<u64> seq(q.seq[pos & (q.capacity - 1)]);
-  for (unsigned i = 1;; ++i) {
-    if (seq.load(cuda::std::memory_order_acquire) == pos + 1) break;
+  if (poller != 0) __nanosleep(poller * kWaitStaggerNs);
+  for (unsigned i = 1; open(); ++i) {
+    if (seq.load(cuda::std::memory_order_acquire) == pos + 1) {
+      if (!take_over()) return;
+      *reinterpret_cast<Item*>(stage) = static_cast<const Item*>(q.items)[pos & (q.capacity - 1)];
+      claim.queue = 0;
+      claim.count = 1;
+      claim.batch = 1;
+      claim.staged = 1;
+      claimed = pos + 1;
+      return;
+    }
     // The run's words every 8th poll: they sit on lines that every batch's end updates.
-    if ((i & 7) == 0) {
+    if (poller == 0 && i % 8 == 0) {
+      RunControl* ctl = v.control;
       const int abort_flag = atomic_ref<int>(ctl->abort).load(cuda::std::memory_order_relaxed);
       const int done_flag = atomic_ref<int>(ctl->done).load(cuda::std::memory_order_relaxed);
       const long long active = atomic_ref<long long>(ctl->active).load(cuda::std::memory_order_relaxed);
       if (abort_flag != 0 || done_flag != 0 || active == 0) {
+        if (!take_over()) return;
         if (abort_flag == 0) atomic_ref<int>(ctl->done).store(1, cuda::std::memory_order_relaxed);
-        c.exit = 1;
-        return c;
+        claim.exit = 1;
+        return;
       }
       // The same check as claim_work's, written out: with one helper for both, Jacobi's
       // autonomous variant took 7.11 instead of 6.94 us per iteration at 10^4 non-zeros
@@ -151,21 +193,15 @@ __device__ __noinline__ Claim waiting_claim(const V& v, unsigned char* stage) {
         const u64 now = global_time_ns();
         const u64 last = atomic_ref<u64>(ctl->last_progress_ns).load(cuda::std::memory_order_relaxed);
         if (now > last && now - last > v.watchdog_ns) {
+          if (!take_over()) return;
           watchdog_fire(v, now - last);
-          c.exit = 1;
-          return c;
+          claim.exit = 1;
+          return;
         }
       }
     }
     __nanosleep(32);
   }
-  *reinterpret_cast<Item*>(stage) = static_cast<const Item*>(q.items)[pos & (q.capacity - 1)];
-  c.queue = 0;
-  c.count = 1;
-  c.first = pos;
-  c.batch = 1;
-  c.staged = 1;
-  return c;
 }
 
 // Thread 0 only: claim a batch, or decide that the block should wait or leave.
@@ -189,7 +225,7 @@ __device__ __noinline__ Claim waiting_claim(const V& v, unsigned char* stage) {
 // the wave longer (with 2 and 4 batches from 2 and 4 per block on, Jacobi's autonomous
 // variant at 2448 tasks per iteration took 18% longer).
 template <class V>
-__device__ Claim claim_work(const V& v, unsigned round, int eager_queue, unsigned eager_rounds, unsigned char* stage) {
+__device__ Claim claim_work(const V& v, unsigned round, int eager_queue, unsigned eager_rounds) {
   using P = typename V::Program;
   using C = Config<P>;
   constexpr auto phase_begin = P::phase_begin;
@@ -259,7 +295,7 @@ __device__ Claim claim_work(const V& v, unsigned round, int eager_queue, unsigne
     c.exit = 1;
     return c;
   }
-  if constexpr (waiting_claims<P>) return waiting_claim(v, stage);
+  if constexpr (waiting_claims<P>) return waiting_claim(v);
   if constexpr (P::phase_count > 0) {
     if (phase >= 0 && atomic_ref<long long>(v.phase_pending[phase]).load(cuda::std::memory_order_acquire) == 0) {
       switch_phase(v, phase);
@@ -646,13 +682,10 @@ __global__ void __launch_bounds__(Config<typename V::Program>::block_threads, Co
         claim.offset = local.staged_next;
         local.staged_next += claim.count;
       } else {
-        claim = claim_work(v, round, eager_queue, local.eager_rounds, smem);
+        claim = claim_work(v, round, eager_queue, local.eager_rounds);
         eager_queue = claim.count > 0 && claim.more ? claim.queue : -1;
         local.eager_rounds = claim.rounds;
         claim.take = claim.staged ? 0 : claim.count;
-        if constexpr (waiting_claims<P>) {
-          if (claim.staged) local.claimed = claim.first + 1;
-        }
         if (claim.count > claim.batch) {  // a deep claim: its first batch now, the rest later
           local.staged_queue = claim.queue;
           local.staged_batch = claim.batch;
@@ -675,6 +708,13 @@ __global__ void __launch_bounds__(Config<typename V::Program>::block_threads, Co
       }
     }
     block_barrier();
+    if constexpr (waiting_claims<P>) {
+      if (claim.waiting) {  // every thread reads it before the barrier below; thread 0 clears it after
+        await_claim(v, claim, local.claimed, smem);
+        block_barrier();
+        if (threadIdx.x == 0) claim.waiting = 0;
+      }
+    }
     if (claim.exit) break;
     if (claim.count > 0) {
       unsigned ran = 0;
