@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <future>
 #include <span>
 #include <stdexcept>
 
@@ -178,16 +179,9 @@ void require_lower_with_diagonal(const Csr<double>& lower, const char* what) {
 PartitionInput::PartitionInput(const Csr<double>& l) : lower(l) {
   require_lower_with_diagonal(lower, "sptrsv::partition");
   const index_t n = lower.rows;
-  const sparse::Components comps = sparse::weakly_connected_components(lower);
-  components = comps.count;
-  comp_ptr.assign(static_cast<std::size_t>(comps.count) + 1, 0);
-  for (index_t v = 0; v < n; ++v) ++comp_ptr[comps.label[v] + 1];
-  for (index_t c = 0; c < comps.count; ++c) comp_ptr[c + 1] += comp_ptr[c];
-  comp_vertices.resize(static_cast<std::size_t>(n));
-  {
-    std::vector<index_t> fill(comp_ptr.begin(), comp_ptr.end() - 1);
-    for (index_t v = 0; v < n; ++v) comp_vertices[fill[comps.label[v]]++] = v;
-  }
+  // The components and the children lists are independent passes over L: the components
+  // on a second thread (analyze's serial head, before the candidates start).
+  auto components_of = std::async(std::launch::async, [&] { return sparse::weakly_connected_components(lower); });
   child_ptr.assign(static_cast<std::size_t>(n) + 1, 0);
   for (index_t i = 0; i < n; ++i)
     for (index_t k = lower.row_begin(i); k < lower.row_end(i); ++k)
@@ -198,6 +192,17 @@ PartitionInput::PartitionInput(const Csr<double>& l) : lower(l) {
   for (index_t i = 0; i < n; ++i)
     for (index_t k = lower.row_begin(i); k < lower.row_end(i); ++k)
       if (lower.col[k] < i) child[next[lower.col[k]]++] = i;
+
+  const sparse::Components comps = components_of.get();
+  components = comps.count;
+  comp_ptr.assign(static_cast<std::size_t>(comps.count) + 1, 0);
+  for (index_t v = 0; v < n; ++v) ++comp_ptr[comps.label[v] + 1];
+  for (index_t c = 0; c < comps.count; ++c) comp_ptr[c + 1] += comp_ptr[c];
+  comp_vertices.resize(static_cast<std::size_t>(n));
+  {
+    std::vector<index_t> fill(comp_ptr.begin(), comp_ptr.end() - 1);
+    for (index_t v = 0; v < n; ++v) comp_vertices[fill[comps.label[v]]++] = v;
+  }
 }
 
 Partition partition(const Csr<double>& lower, index_t n_max, PartitionStats* stats) {
