@@ -50,12 +50,12 @@ struct Candidate {
 
 // The partition is feasible by construction (tests check partition() on its own), so
 // the schedule and the DAG skip their checks of it. The DAG needs only the partition:
-// it is built on a second thread while the schedule is made (with nine candidates on a
-// 16-core host, a candidate's time is the analysis's critical path).
+// it is built beside the schedule (with nine candidates on a 16-core host, a candidate's
+// time is the analysis's critical path).
 Candidate analyse_one(const PartitionInput& in, index_t n_max, ModelConstants model) {
   Candidate c;
   c.p = partition(in, n_max, &c.stats);
-  auto dag = std::async(std::launch::async, [&] { return detail::subgraph_dag_of_feasible(in.lower, c.p); });
+  auto dag = std::async(detail::beside_launch(in.lower.nnz()), [&] { return detail::subgraph_dag_of_feasible(in.lower, c.p); });
   c.s = detail::schedule_of_feasible(in.lower, c.p);
   c.dag = dag.get();
   c.seconds = predicted_time(c.dag, c.s, model);
@@ -123,7 +123,7 @@ Analysis analyze(const LowerSystem& s, const AnalysisOptions& o) {
   }
   // Candidates are independent: analyse them concurrently, keep the best. The row
   // levels (a statistic) beside them.
-  auto row_levels = std::async(std::launch::async,
+  auto row_levels = std::async(detail::beside_launch(s.lower.nnz()),
                                [&] { return sparse::level_sets(s.lower, sparse::Triangle::lower).count; });
   const PartitionInput input(s.lower);
   std::vector<std::future<Candidate>> work;

@@ -180,8 +180,8 @@ PartitionInput::PartitionInput(const Csr<double>& l) : lower(l) {
   require_lower_with_diagonal(lower, "sptrsv::partition");
   const index_t n = lower.rows;
   // The components and the children lists are independent passes over L: the components
-  // on a second thread (analyze's serial head, before the candidates start).
-  auto components_of = std::async(std::launch::async, [&] { return sparse::weakly_connected_components(lower); });
+  // beside the lists (analyze's serial head, before the candidates start).
+  auto components_of = std::async(detail::beside_launch(lower.nnz()), [&] { return sparse::weakly_connected_components(lower); });
   child_ptr.assign(static_cast<std::size_t>(n) + 1, 0);
   for (index_t i = 0; i < n; ++i)
     for (index_t k = lower.row_begin(i); k < lower.row_end(i); ++k)

@@ -6,9 +6,11 @@
 
 #include "tasks/sptrsv/tassl_solver.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 #include "runtime/device_buffer.hpp"
@@ -24,6 +26,32 @@ __global__ void __launch_bounds__(kTasslThreads) solve_level_kernel(const PlanVi
   extern __shared__ __align__(16) unsigned char smem[];
   solve_subgraph<kTasslThreads>(plan, plan.tasks[order[blockIdx.x]], b, x, rhs, static_cast<int>(threadIdx.x),
                                 smem, [] { __syncthreads(); });
+}
+
+// The plan's edges, uploaded as its three arrays, packed into Edge records on the device
+// with the sentinel after them (PlanView::edges). Packed on the host, the records of a
+// 3-million-edge plan took 50-80 ms to write (a fresh 48 MB array, one thread), more than
+// the rest of the set-up together (H100 host, session 27).
+template <class Real>
+__global__ void pack_edges_kernel(const index_t* source, const index_t* target, const double* value, std::size_t count,
+                                  Edge<Real>* edges) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t e = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; e <= count; e += stride)
+    edges[e] = e < count ? Edge<Real>{source[e], target[e], static_cast<Real>(value[e])} : Edge<Real>{0, 0, Real{0}};
+}
+
+template <class Real>
+DeviceBuffer<Edge<Real>> packed_edges(const DevicePlan& plan) {
+  const std::size_t count = plan.edge_source.size();
+  DeviceBuffer<Edge<Real>> edges(count + 1);
+  const DeviceBuffer<index_t> source = to_device(plan.edge_source), target = to_device(plan.edge_target);
+  const DeviceBuffer<double> value = to_device(plan.edge_value);
+  constexpr unsigned kThreads = 256;
+  const auto blocks = static_cast<unsigned>(std::min<std::size_t>((count + kThreads) / kThreads, 4096));
+  pack_edges_kernel<Real><<<blocks, kThreads>>>(source.data(), target.data(), value.data(), count, edges.data());
+  APIARY_CUDA_CHECK(cudaGetLastError());
+  APIARY_CUDA_CHECK(cudaStreamSynchronize(nullptr));  // before the inputs are freed
+  return edges;
 }
 
 template <class To>
@@ -42,13 +70,12 @@ class TasslSolver final : public TriangularSolver<Real> {
     const std::vector<SubgraphTask> tasks = subgraph_tasks(plan);
     tasks_ = to_device(tasks);
     load_index_ = to_device(plan.load_index);
-    diagonal_ = to_device(converted<Real>(plan.diagonal));
+    if constexpr (std::is_same_v<Real, double>)
+      diagonal_ = to_device(plan.diagonal);
+    else
+      diagonal_ = to_device(converted<Real>(plan.diagonal));
     edge_ptr_ = to_device(plan.edge_ptr);
-    std::vector<Edge<Real>> edges(plan.edge_source.size());
-    for (std::size_t e = 0; e < edges.size(); ++e)
-      edges[e] = Edge<Real>{plan.edge_source[e], plan.edge_target[e], static_cast<Real>(plan.edge_value[e])};
-    edges.push_back(Edge<Real>{0, 0, 0});  // the sentinel (PlanView::edges)
-    edges_ = to_device(edges);
+    edges_ = packed_edges<Real>(plan);
     order_ = to_device(plan.order);
     env_.plan = PlanView<Real>{n_, tasks_.data(), load_index_.data(), diagonal_.data(), edge_ptr_.data(), edges_.data()};
     RunOptions ro;
