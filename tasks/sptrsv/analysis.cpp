@@ -126,6 +126,7 @@ Analysis analyze(const LowerSystem& s, const AnalysisOptions& o) {
   auto row_levels = std::async(detail::beside_launch(s.lower.nnz()),
                                [&] { return sparse::level_sets(s.lower, sparse::Triangle::lower).count; });
   const PartitionInput input(s.lower);
+  input.prepare_orders(*std::min_element(a.candidates.begin(), a.candidates.end()));
   std::vector<std::future<Candidate>> work;
   for (index_t m : a.candidates)
     work.push_back(std::async(std::launch::async, analyse_one, std::cref(input), m, o.model));

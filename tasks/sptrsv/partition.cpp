@@ -4,8 +4,10 @@
 #include <array>
 #include <cstdint>
 #include <future>
+#include <mutex>
 #include <span>
 #include <stdexcept>
+#include <thread>
 
 #include "sparse/analysis.hpp"
 
@@ -46,46 +48,27 @@ void sort_by(std::span<index_t> v, Criterion c, const PartitionInput& in, std::v
 // The heuristic visits the component frontier by frontier: the roots, then the vertices
 // whose parents are all in earlier frontiers (Kahn's layering), each frontier sorted by
 // the criterion. Which vertex lands in which frontier depends on the DAG only, not on
-// where earlier vertices were placed; so the visiting order of every attempt with one
-// criterion is the same, and is computed once per component (set_component) and sorted
-// once per criterion (order). An attempt then only places vertices; a component often
-// takes several attempts, and runs that also counted down parents and sorted each
-// frontier made analyze take 104-109 instead of 66-75 ms on nh2010 (2-core machine,
-// session 26).
+// where earlier vertices were placed nor on n_max; so the visiting order of every
+// attempt with one criterion, in every n_max candidate, is the same: PartitionInput
+// makes it once and shares it (visit_order), and an attempt only places vertices. Runs
+// that also counted down parents and sorted each frontier made analyze take 104-109
+// instead of 66-75 ms on nh2010 (2-core machine, session 26); orders made once per
+// candidate instead of once per input took a third of each candidate's partition
+// (poisson3d:100, session 27).
 class Splitter {
  public:
   Splitter(const PartitionInput& in, index_t n_max)
-      : l_(in.lower),
-        in_(in),
-        n_max_(n_max),
-        local_(static_cast<std::size_t>(in.lower.rows), -1),
-        waiting_(static_cast<std::size_t>(in.lower.rows), 0) {}
+      : l_(in.lower), in_(in), n_max_(n_max), local_(static_cast<std::size_t>(in.lower.rows), -1) {}
 
-  // The component's frontiers; `roots` are its vertices without parents.
-  void set_component(std::span<const index_t> comp, const std::vector<index_t>& roots) {
-    for (index_t v : comp) waiting_[v] = parent_count(l_, v);
-    layered_.assign(roots.begin(), roots.end());
-    frontier_ptr_.assign({0, static_cast<index_t>(roots.size())});
-    for (std::size_t begin = 0; begin < layered_.size();) {
-      const std::size_t end = layered_.size();
-      for (std::size_t k = begin; k < end; ++k) {
-        const index_t v = layered_[k];
-        for (index_t c = in_.child_ptr[v]; c < in_.child_ptr[v + 1]; ++c)
-          if (--waiting_[in_.child[c]] == 0) layered_.push_back(in_.child[c]);
-      }
-      if (layered_.size() > end) frontier_ptr_.push_back(static_cast<index_t>(layered_.size()));
-      begin = end;
-    }
-    sorted_for_ = -1;
-  }
+  void set_component(index_t c) { component_ = c; }
 
   // Bounded: at most n_split sub-graphs, false when a vertex finds no room. Unbounded:
   // new sub-graphs are opened as needed, so it always succeeds.
   bool run(index_t n_split, index_t n_init, Criterion criterion, bool bounded) {
     sizes_.assign(static_cast<std::size_t>(n_split), 0);
     past_full_.assign(static_cast<std::size_t>(n_split), 0);
-    const std::vector<index_t>& visit = order(criterion);
-    const auto roots = static_cast<std::size_t>(frontier_ptr_[1]);
+    const std::span<const index_t> visit = in_.visit_order(component_, static_cast<int>(criterion));
+    const auto roots = static_cast<std::size_t>(in_.roots(component_));
     // Roots are dealt round-robin over the first n_init sub-graphs, so that independent
     // subtrees can start in different sub-graphs of the first sub-graph level.
     for (std::size_t r = 0; r < roots; ++r)
@@ -120,19 +103,6 @@ class Splitter {
     return k;
   }
 
-  // The frontiers sorted by the criterion (kept for the component's next attempt with it).
-  const std::vector<index_t>& order(Criterion criterion) {
-    if (sorted_for_ != static_cast<int>(criterion)) {
-      sorted_ = layered_;
-      for (std::size_t f = 0; f + 1 < frontier_ptr_.size(); ++f)
-        sort_by(std::span<index_t>(sorted_.data() + frontier_ptr_[f],
-                                   static_cast<std::size_t>(frontier_ptr_[f + 1] - frontier_ptr_[f])),
-                criterion, in_, keys_);
-      sorted_for_ = static_cast<int>(criterion);
-    }
-    return sorted_;
-  }
-
   // Alg. 2: the first sub-graph at or after `from` with room.
   bool associate(index_t v, index_t from, bool bounded) {
     const std::size_t k = first_with_room(static_cast<std::size_t>(from));
@@ -149,18 +119,140 @@ class Splitter {
   const Csr<double>& l_;
   const PartitionInput& in_;
   index_t n_max_;
+  index_t component_ = -1;
   std::vector<index_t> local_;
-  std::vector<index_t> waiting_;
   std::vector<index_t> sizes_;
   std::vector<std::size_t> past_full_;  // for a full sub-graph: a later one, every one between full
-  std::vector<std::uint64_t> keys_;     // sort_by's scratch
-  std::vector<index_t> layered_;        // the component's frontiers, one after the other
-  std::vector<index_t> frontier_ptr_;   // frontiers + 1 offsets into layered_ (frontier 0: the roots)
-  std::vector<index_t> sorted_;         // layered_ with each frontier sorted by sorted_for_
-  int sorted_for_ = -1;                 // a Criterion, or -1
 };
 
+constexpr std::size_t kCriteria = 3;
+
+// Threads for a pass over `items` vertices: one per 2^16 of them, at most one per
+// hardware thread, at least one.
+std::size_t parallel_ranges(std::size_t items) {
+  return std::clamp<std::size_t>(items >> 16, 1, std::max(1u, std::thread::hardware_concurrency()));
+}
+
 }  // namespace
+
+// The visiting orders (PartitionInput::visit_order), made on first use. A component's
+// entries of `layered` and `sorted` are its range of comp_vertices, [comp_ptr[c],
+// comp_ptr[c + 1]), and the layering's scratch (`waiting`) is indexed by vertex, so
+// threads making different components' orders touch disjoint entries. The per-component
+// flags are allocated with the first order (a matrix none of whose components is split
+// never pays for them).
+struct PartitionInput::Orders {
+  std::once_flag allocated;
+  std::unique_ptr<std::once_flag[]> layered_once;
+  std::vector<index_t> layered;                    // frontiers one after the other, per component
+  std::vector<std::vector<index_t>> frontier_ptr;  // per component: frontiers + 1 offsets, from 0
+  std::vector<index_t> waiting;                    // parents not yet layered, by vertex
+  std::array<std::once_flag, kCriteria> sorted_allocated;
+  std::array<std::unique_ptr<std::once_flag[]>, kCriteria> sorted_once;
+  std::array<std::vector<index_t>, kCriteria> sorted;  // layered, each frontier sorted by the criterion
+};
+
+PartitionInput::~PartitionInput() = default;
+
+index_t PartitionInput::roots(index_t c) const {
+  visit_order(c, 0);
+  return orders_->frontier_ptr[static_cast<std::size_t>(c)][1];
+}
+
+std::span<const index_t> PartitionInput::visit_order(index_t c, int criterion) const {
+  Orders& o = *orders_;
+  const auto n = static_cast<std::size_t>(lower.rows);
+  const auto comps = static_cast<std::size_t>(components);
+  const auto cc = static_cast<std::size_t>(c);
+  const auto k = static_cast<std::size_t>(criterion);
+  const index_t base = comp_ptr[cc];
+  const auto size = static_cast<std::size_t>(comp_ptr[cc + 1] - base);
+  std::call_once(o.allocated, [&] {
+    o.layered_once = std::make_unique<std::once_flag[]>(comps);
+    o.layered.resize(n);
+    o.frontier_ptr.resize(comps);
+    o.waiting.resize(n);
+  });
+  std::call_once(o.layered_once[cc], [&] {
+    index_t* out = o.layered.data() + base;
+    std::size_t end = 0;
+    for (std::size_t i = 0; i < size; ++i) {
+      const index_t v = comp_vertices[static_cast<std::size_t>(base) + i];
+      o.waiting[static_cast<std::size_t>(v)] = parent_count(lower, v);
+      if (o.waiting[static_cast<std::size_t>(v)] == 0) out[end++] = v;
+    }
+    std::vector<index_t>& ptr = o.frontier_ptr[cc];
+    ptr.assign({0, static_cast<index_t>(end)});
+    for (std::size_t begin = 0; begin < end;) {
+      const std::size_t last = end;
+      for (std::size_t i = begin; i < last; ++i) {
+        const index_t v = out[i];
+        for (index_t e = child_ptr[v]; e < child_ptr[v + 1]; ++e)
+          if (--o.waiting[static_cast<std::size_t>(child[e])] == 0) out[end++] = child[e];
+      }
+      if (end > last) ptr.push_back(static_cast<index_t>(end));
+      begin = last;
+    }
+  });
+  std::call_once(o.sorted_allocated[k], [&] {
+    o.sorted_once[k] = std::make_unique<std::once_flag[]>(comps);
+    o.sorted[k].resize(n);
+  });
+  std::call_once(o.sorted_once[k][cc], [&] {
+    index_t* out = o.sorted[k].data() + base;
+    std::copy_n(o.layered.data() + base, size, out);
+    const std::vector<index_t>& ptr = o.frontier_ptr[cc];
+    auto sort_frontiers = [&](std::size_t f0, std::size_t f1) {
+      std::vector<std::uint64_t> keys;
+      for (std::size_t f = f0; f < f1; ++f)
+        sort_by(std::span<index_t>(out + ptr[f], static_cast<std::size_t>(ptr[f + 1] - ptr[f])),
+                static_cast<Criterion>(criterion), *this, keys);
+    };
+    // The frontiers of a large component are sorted on several threads, in ranges of
+    // about equal vertex counts: a mesh in natural order is one component, and its order
+    // was the longest serial step of every candidate's partition.
+    const std::size_t frontiers = ptr.size() - 1;
+    const std::size_t ranges = std::min<std::size_t>(frontiers, parallel_ranges(size));
+    std::vector<std::future<void>> work;
+    std::size_t f0 = 0;
+    for (std::size_t r = 1; r <= ranges; ++r) {
+      std::size_t f1 = f0;
+      while (f1 < frontiers && (r == ranges || static_cast<std::size_t>(ptr[f1]) * ranges < size * r)) ++f1;
+      if (f1 > f0) work.push_back(std::async(r == 1 ? std::launch::deferred : std::launch::async, sort_frontiers, f0, f1));
+      f0 = f1;
+    }
+    for (auto& w : work) w.get();
+  });
+  return {o.sorted[k].data() + base, size};
+}
+
+void PartitionInput::prepare_orders(index_t n_min) const {
+  // Components of at most n_min vertices are merged, never split, by every candidate.
+  std::vector<index_t> split;
+  std::size_t vertices = 0;
+  for (index_t c = 0; c < components; ++c)
+    if (comp_ptr[c + 1] - comp_ptr[c] > n_min) {
+      split.push_back(c);
+      vertices += static_cast<std::size_t>(comp_ptr[c + 1] - comp_ptr[c]);
+    }
+  // Ranges of components of about equal vertex counts, one per thread.
+  const std::size_t ranges = std::min(split.size(), parallel_ranges(vertices));
+  std::vector<std::future<void>> work;
+  std::size_t begin = 0, seen = 0;
+  for (std::size_t r = 1; r <= ranges; ++r) {
+    std::size_t end = begin;
+    while (end < split.size() && (r == ranges || seen * ranges < vertices * r)) {
+      seen += static_cast<std::size_t>(comp_ptr[split[end] + 1] - comp_ptr[split[end]]);
+      ++end;
+    }
+    if (end > begin)
+      work.push_back(std::async(r == 1 ? std::launch::deferred : std::launch::async, [this, &split, begin, end] {
+        for (std::size_t i = begin; i < end; ++i) visit_order(split[i], 0);
+      }));
+    begin = end;
+  }
+  for (auto& w : work) w.get();
+}
 
 void require_lower_with_diagonal(const Csr<double>& lower, const char* what) {
   sparse::require_square(lower, what);
@@ -176,7 +268,7 @@ void require_lower_with_diagonal(const Csr<double>& lower, const char* what) {
   }
 }
 
-PartitionInput::PartitionInput(const Csr<double>& l) : lower(l) {
+PartitionInput::PartitionInput(const Csr<double>& l) : lower(l), orders_(std::make_unique<Orders>()) {
   require_lower_with_diagonal(lower, "sptrsv::partition");
   const index_t n = lower.rows;
   // The components and the children lists are independent passes over L: the components
@@ -246,11 +338,8 @@ Partition partition(const PartitionInput& in, index_t n_max, PartitionStats* sta
     }
     ++st.split_components;
     const index_t n_split = (size + n_max - 1) / n_max;
-    std::vector<index_t> roots;
-    for (index_t v : comp)
-      if (parent_count(lower, v) == 0) roots.push_back(v);
-    const index_t n_init_first = std::min<index_t>(n_split, static_cast<index_t>(roots.size()));
-    splitter.set_component(comp, roots);
+    const index_t n_init_first = std::min<index_t>(n_split, in.roots(c));
+    splitter.set_component(c);
     bool done = false;
     constexpr std::array criteria{Criterion::out_degree_descending, Criterion::out_degree_ascending,
                                   Criterion::index_ascending};

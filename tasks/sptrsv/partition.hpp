@@ -13,6 +13,8 @@
 
 #include <cstdint>
 #include <future>
+#include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -51,12 +53,16 @@ struct PartitionStats {
 void require_lower_with_diagonal(const Csr<double>& lower, const char* what);
 
 // What partitioning needs of L whatever n_max, made once: the input checked with
-// require_lower_with_diagonal, its weakly connected components, and the children lists
-// (the transpose of the strict lower part), so that the heuristic walks edges forward.
-// analyze (tasks/sptrsv/analysis.cpp) shares one between its n_max candidates. It
-// refers to `lower`, which must outlive it.
+// require_lower_with_diagonal, its weakly connected components, the children lists (the
+// transpose of the strict lower part), so that the heuristic walks edges forward, and
+// the splitting heuristic's visiting orders. analyze (tasks/sptrsv/analysis.cpp) shares
+// one between its n_max candidates, which partition concurrently. It refers to `lower`,
+// which must outlive it.
 struct PartitionInput {
   explicit PartitionInput(const Csr<double>& lower);
+  ~PartitionInput();
+  PartitionInput(const PartitionInput&) = delete;
+  PartitionInput& operator=(const PartitionInput&) = delete;
 
   const Csr<double>& lower;
   index_t components = 0;
@@ -66,6 +72,23 @@ struct PartitionInput {
   std::vector<index_t> child;          // children of each vertex, ascending
 
   index_t children(index_t v) const { return child_ptr[v + 1] - child_ptr[v]; }
+
+  // The order in which the splitting heuristic visits component c under sort criterion
+  // `criterion` (0-2, partition.cpp): its frontiers one after the other (Kahn's
+  // layering: the roots, then the vertices whose parents are all in earlier frontiers),
+  // each sorted by the criterion; and the size of its first frontier (the roots). Which
+  // vertex is in which frontier depends on the DAG only, not on n_max, so each order is
+  // made once, on first use, and then shared by every candidate. Thread-safe.
+  std::span<const index_t> visit_order(index_t c, int criterion) const;
+  index_t roots(index_t c) const;
+  // Makes the first criterion's orders of every component of more than n_min vertices
+  // now, on several threads (analyze, before its candidates, which would otherwise all
+  // wait for the one making the order of the component they reach first).
+  void prepare_orders(index_t n_min) const;
+
+ private:
+  struct Orders;
+  std::unique_ptr<Orders> orders_;
 };
 
 // Feasible partition into sub-graphs of at most n_max vertices (n_max >= 1, else

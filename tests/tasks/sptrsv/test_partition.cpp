@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <future>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -284,6 +285,34 @@ TEST(PartitionProperty, SharedInputGivesTheSamePartitionForEveryNmax) {
     }
   }
   EXPECT_THROW(PartitionInput(apiary::sparse::poisson2d<double>(3, 3)), std::invalid_argument);
+}
+
+// analyze's candidates partition one shared input on several threads at once, after
+// prepare_orders has made the first criterion's orders: each must still get what a fresh
+// partition of the matrix gives (the orders are made once, on first use, and shared).
+TEST(PartitionProperty, ConcurrentCandidatesOnASharedInputGiveTheFreshPartitions) {
+  // Large enough (over 2^17 vertices) for prepare_orders to deal components to several
+  // threads and to sort the mesh's frontiers on several (on a machine with 2 or more).
+  for (const Csr<double>& l : {apiary::sparse::block_diagonal_lower<double>(8, 17000, 0.0003, 5),
+                               apiary::sparse::lower_triangle(apiary::sparse::poisson2d<double>(400, 400),
+                                                              apiary::sparse::Diagonal::keep)}) {
+    for (const bool prepared : {false, true}) {
+      const PartitionInput in(l);
+      if (prepared) in.prepare_orders(8);
+      const std::vector<index_t> n_maxes{1, 8, 32, 100, 256, 1000, 4096};
+      std::vector<std::future<Partition>> shared;
+      for (index_t n_max : n_maxes)
+        shared.push_back(std::async(std::launch::async, [&in, n_max] { return partition(in, n_max); }));
+      for (std::size_t i = 0; i < n_maxes.size(); ++i) {
+        SCOPED_TRACE("rows " + std::to_string(l.rows) + ", n_max " + std::to_string(n_maxes[i]) +
+                     (prepared ? ", prepared" : ""));
+        const Partition got = shared[i].get();
+        const Partition fresh = partition(l, n_maxes[i]);
+        EXPECT_EQ(got.part, fresh.part);
+        EXPECT_EQ(got.vertices, fresh.vertices);
+      }
+    }
+  }
 }
 
 TEST(PartitionProperty, BlockDiagonalAndPoissonAreFeasible) {
