@@ -5,6 +5,7 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include "sparse/reference.hpp"
 #include "sparse/transform.hpp"
@@ -52,11 +53,11 @@ struct Candidate {
 // the schedule and the DAG skip their checks of it. The DAG needs only the partition:
 // it is built beside the schedule (with nine candidates on a 16-core host, a candidate's
 // time is the analysis's critical path).
-Candidate analyse_one(const PartitionInput& in, index_t n_max, ModelConstants model) {
+Candidate analyse_one(const PartitionInput& in, index_t n_max, ModelConstants model, unsigned threads) {
   Candidate c;
   c.p = partition(in, n_max, &c.stats);
   auto dag = std::async(detail::beside_launch(in.lower.nnz()), [&] { return detail::subgraph_dag_of_feasible(in.lower, c.p); });
-  c.s = detail::schedule_of_feasible(in.lower, c.p);
+  c.s = detail::schedule_of_feasible(in.lower, c.p, threads);
   c.dag = dag.get();
   c.seconds = predicted_time(c.dag, c.s, model);
   for (index_t level = 0; level < c.dag.levels; ++level) {  // the slowest sub-graph per level, as the model sees it
@@ -128,8 +129,12 @@ Analysis analyze(const LowerSystem& s, const AnalysisOptions& o) {
   const PartitionInput input(s.lower);
   input.prepare_orders(*std::min_element(a.candidates.begin(), a.candidates.end()));
   std::vector<std::future<Candidate>> work;
+  // The hardware threads shared out between the candidates' schedules (the largest step
+  // of a candidate): 2 each for nine candidates on 16 threads, all for a given n_max.
+  const auto cores = std::max(1u, std::thread::hardware_concurrency());
+  const auto schedule_threads = static_cast<unsigned>((cores + a.candidates.size() - 1) / a.candidates.size());
   for (index_t m : a.candidates)
-    work.push_back(std::async(std::launch::async, analyse_one, std::cref(input), m, o.model));
+    work.push_back(std::async(std::launch::async, analyse_one, std::cref(input), m, o.model, schedule_threads));
   Candidate best;
   bool have = false;
   for (auto& w : work) {

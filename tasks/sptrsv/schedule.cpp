@@ -1,6 +1,8 @@
 #include "tasks/sptrsv/schedule.hpp"
 
 #include <algorithm>
+#include <functional>
+#include <future>
 #include <limits>
 #include <stdexcept>
 #include <utility>
@@ -34,106 +36,154 @@ Schedule build_schedule(const Csr<double>& lower, const Partition& p) {
   return detail::schedule_of_feasible(lower, p);
 }
 
-Schedule detail::schedule_of_feasible(const Csr<double>& lower, const Partition& p) {
+Schedule detail::schedule_of_feasible(const Csr<double>& lower, const Partition& p, unsigned threads,
+                                      std::size_t min_range_edges) {
   const index_t n = lower.rows;
   Schedule s;
   s.subgraphs = p.parts;
   std::vector<index_t> pos(static_cast<std::size_t>(n));
   s.diagonal.resize(static_cast<std::size_t>(n));
-  for (index_t k = 0; k < n; ++k) {
-    const index_t v = p.vertices[k];
-    pos[v] = k;
-    s.diagonal[k] = lower.val[lower.row_end(v) - 1];
-    if (s.diagonal[k] == 0.0)
-      throw std::invalid_argument("sptrsv::build_schedule: zero diagonal at row " +
-                                  std::to_string(v) + " (0-based)");
+  // Every off-diagonal entry becomes one edge, and a sub-graph's edges are those of its
+  // rows: where each sub-graph's edges start is known before it is scheduled.
+  std::vector<std::size_t> first_edge(static_cast<std::size_t>(p.parts) + 1, 0);
+  for (index_t g = 0; g < p.parts; ++g) {
+    std::size_t edges = first_edge[g];
+    for (index_t k = p.part_ptr[g]; k < p.part_ptr[g + 1]; ++k) {
+      const index_t v = p.vertices[k];
+      pos[v] = k;
+      s.diagonal[k] = lower.val[lower.row_end(v) - 1];
+      if (s.diagonal[k] == 0.0)
+        throw std::invalid_argument("sptrsv::build_schedule: zero diagonal at row " +
+                                    std::to_string(v) + " (0-based)");
+      edges += static_cast<std::size_t>(lower.row_length(v) - 1);
+    }
+    first_edge[g + 1] = edges;
   }
-
-  // Every off-diagonal entry becomes one edge: the flat arrays are sized once and each
-  // sub-graph's edges are written straight into them, bucketed by slot.
-  const auto all_edges = static_cast<std::size_t>(lower.nnz() - n);
+  const std::size_t all_edges = first_edge.back();
   s.edge_source.resize(all_edges);
   s.edge_target.resize(all_edges);
   s.edge_value.resize(all_edges);
+
+  // Sub-graphs are scheduled independently: ranges of them on several threads, each
+  // writing its edges straight into the flat arrays at their known offsets (bucketed by
+  // slot) and its other arrays into a Part, joined in order afterwards.
+  struct Part {
+    std::vector<index_t> external_slots, internal_slots;
+    std::vector<index_t> edge_ptr;      // ends of the slots' edges, absolute
+    std::vector<index_t> ready, ready_end;  // ready_end: per sub-graph, into ready
+    std::vector<index_t> division, division_ptr;  // division_ptr: per slot, into division
+  };
+  auto schedule_range = [&](index_t g0, index_t g1, Part& out) {
+    std::vector<Placed> placed;
+    std::vector<index_t> finished;  // per local vertex: internal slot of its division, -1 = ready
+    std::vector<std::pair<index_t, index_t>> incoming;  // (earliest internal slot, entry)
+    std::vector<index_t> count;
+    for (index_t g = g0; g < g1; ++g) {
+      const index_t base = p.part_ptr[g];
+      const index_t m = p.part_ptr[g + 1] - base;
+      placed.clear();
+      finished.assign(static_cast<std::size_t>(m), -1);
+      index_t n_ext = 0, n_int = 0;
+      for (index_t l = 0; l < m; ++l) {
+        const index_t i = p.vertices[base + l];
+        index_t next_ext = 0;
+        incoming.clear();
+        for (index_t e = lower.row_begin(i); e < lower.row_end(i) - 1; ++e) {
+          // Sub-graph g owns the permuted indices [base, base + m), and sources of a
+          // feasible partition are in g or an earlier sub-graph.
+          const index_t k = pos[lower.col[e]];
+          if (k < base)
+            // External sources are final before the task starts, so only the conflict rule
+            // applies and a vertex's k-th external edge can always take slot k.
+            placed.push_back({next_ext++, k, l, lower.val[e]});
+          else
+            incoming.emplace_back(finished[k - base] + 1, e);
+        }
+        n_ext = std::max(n_ext, next_ext);
+        // Serving sources in order of readiness and taking the first free slot each time
+        // gives the earliest possible division of i under the conflict rule.
+        std::sort(incoming.begin(), incoming.end());
+        index_t last = -1;
+        for (const auto& [earliest, e] : incoming) {
+          last = std::max(earliest, last + 1);
+          placed.push_back({-1 - last, pos[lower.col[e]] - base, l, lower.val[e]});
+        }
+        finished[l] = last;
+        n_int = std::max(n_int, last + 1);
+      }
+      // Internal slots were stored as -1 - t until n_ext was known.
+      for (Placed& e : placed)
+        if (e.slot < 0) e.slot = n_ext + (-1 - e.slot);
+
+      const index_t slots = n_ext + n_int;
+      count.assign(static_cast<std::size_t>(slots) + 1, 0);
+      for (const Placed& e : placed) ++count[e.slot + 1];
+      for (index_t t = 0; t < slots; ++t) count[t + 1] += count[t];
+      const std::size_t written = first_edge[g];
+      const auto edge_base = static_cast<index_t>(written);
+      for (index_t t = 0; t < slots; ++t) out.edge_ptr.push_back(edge_base + count[t + 1]);
+      // Stable, and placed is in target order, so each slot lists targets ascending.
+      for (const Placed& e : placed) {
+        const std::size_t at = written + static_cast<std::size_t>(count[e.slot]++);
+        s.edge_source[at] = e.source;
+        s.edge_target[at] = e.target;
+        s.edge_value[at] = e.value;
+      }
+
+      // Ready vertices, then the divisions of each internal slot (ascending local index):
+      // a counting sort by slot.
+      count.assign(static_cast<std::size_t>(n_int) + 1, 0);
+      for (index_t l = 0; l < m; ++l) {
+        if (finished[l] < 0)
+          out.ready.push_back(l);
+        else
+          ++count[finished[l] + 1];
+      }
+      out.ready_end.push_back(static_cast<index_t>(out.ready.size()));
+      for (index_t t = 0; t < n_int; ++t) count[t + 1] += count[t];
+      const auto division_base = static_cast<index_t>(out.division.size());
+      for (index_t t = 0; t < n_ext; ++t) out.division_ptr.push_back(division_base);
+      for (index_t t = 0; t < n_int; ++t) out.division_ptr.push_back(division_base + count[t + 1]);
+      out.division.resize(static_cast<std::size_t>(division_base + count[n_int]));
+      for (index_t l = 0; l < m; ++l)
+        if (finished[l] >= 0) out.division[static_cast<std::size_t>(division_base + count[finished[l]]++)] = l;
+      out.external_slots.push_back(n_ext);
+      out.internal_slots.push_back(n_int);
+    }
+  };
+
+  // Ranges of about equal edge counts, at least min_range_edges each; the first on the
+  // calling thread.
+  const std::size_t ranges = std::clamp<std::size_t>(
+      std::min<std::size_t>(std::max(threads, 1u), all_edges / std::max<std::size_t>(min_range_edges, 1)), 1,
+      static_cast<std::size_t>(std::max<index_t>(p.parts, 1)));
+  std::vector<index_t> range_begin{0};
+  for (index_t g = 0; g < p.parts && range_begin.size() < ranges; ++g)
+    if (first_edge[g + 1] * ranges >= all_edges * range_begin.size()) range_begin.push_back(g + 1);
+  if (range_begin.back() != p.parts) range_begin.push_back(p.parts);
+  std::vector<Part> parts(range_begin.size() - 1);
+  {
+    std::vector<std::future<void>> work;
+    for (std::size_t r = 0; r < parts.size(); ++r)
+      work.push_back(std::async(r == 0 ? std::launch::deferred : std::launch::async, schedule_range,
+                                range_begin[r], range_begin[r + 1], std::ref(parts[r])));
+    for (auto& w : work) w.get();
+  }
   s.division.reserve(static_cast<std::size_t>(n));
   s.ready.reserve(static_cast<std::size_t>(n));
-  std::vector<Placed> placed;
-  std::vector<index_t> finished;  // per local vertex: internal slot of its division, -1 = ready
-  std::vector<std::pair<index_t, index_t>> incoming;  // (earliest internal slot, entry)
-  std::vector<index_t> count;
-  std::size_t written = 0;
-  for (index_t g = 0; g < p.parts; ++g) {
-    const index_t base = p.part_ptr[g];
-    const index_t m = p.part_ptr[g + 1] - base;
-    placed.clear();
-    finished.assign(static_cast<std::size_t>(m), -1);
-    index_t n_ext = 0, n_int = 0;
-    for (index_t l = 0; l < m; ++l) {
-      const index_t i = p.vertices[base + l];
-      index_t next_ext = 0;
-      incoming.clear();
-      for (index_t e = lower.row_begin(i); e < lower.row_end(i) - 1; ++e) {
-        // Sub-graph g owns the permuted indices [base, base + m), and sources of a
-        // feasible partition are in g or an earlier sub-graph.
-        const index_t k = pos[lower.col[e]];
-        if (k < base)
-          // External sources are final before the task starts, so only the conflict rule
-          // applies and a vertex's k-th external edge can always take slot k.
-          placed.push_back({next_ext++, k, l, lower.val[e]});
-        else
-          incoming.emplace_back(finished[k - base] + 1, e);
-      }
-      n_ext = std::max(n_ext, next_ext);
-      // Serving sources in order of readiness and taking the first free slot each time
-      // gives the earliest possible division of i under the conflict rule.
-      std::sort(incoming.begin(), incoming.end());
-      index_t last = -1;
-      for (const auto& [earliest, e] : incoming) {
-        last = std::max(earliest, last + 1);
-        placed.push_back({-1 - last, pos[lower.col[e]] - base, l, lower.val[e]});
-      }
-      finished[l] = last;
-      n_int = std::max(n_int, last + 1);
+  for (const Part& part : parts) {
+    for (std::size_t k = 0; k < part.external_slots.size(); ++k) {
+      s.external_slots.push_back(part.external_slots[k]);
+      s.internal_slots.push_back(part.internal_slots[k]);
+      s.slot_ptr.push_back(s.slot_ptr.back() + part.external_slots[k] + part.internal_slots[k]);
     }
-    // Internal slots were stored as -1 - t until n_ext was known.
-    for (Placed& e : placed)
-      if (e.slot < 0) e.slot = n_ext + (-1 - e.slot);
-
-    const index_t slots = n_ext + n_int;
-    count.assign(static_cast<std::size_t>(slots) + 1, 0);
-    for (const Placed& e : placed) ++count[e.slot + 1];
-    for (index_t t = 0; t < slots; ++t) count[t + 1] += count[t];
-    const auto edge_base = static_cast<index_t>(written);
-    for (index_t t = 0; t < slots; ++t) s.edge_ptr.push_back(edge_base + count[t + 1]);
-    // Stable, and placed is in target order, so each slot lists targets ascending.
-    for (const Placed& e : placed) {
-      const std::size_t at = written + static_cast<std::size_t>(count[e.slot]++);
-      s.edge_source[at] = e.source;
-      s.edge_target[at] = e.target;
-      s.edge_value[at] = e.value;
-    }
-    written += placed.size();
-
-    // Ready vertices, then the divisions of each internal slot (ascending local index):
-    // a counting sort by slot.
-    count.assign(static_cast<std::size_t>(n_int) + 1, 0);
-    for (index_t l = 0; l < m; ++l) {
-      if (finished[l] < 0)
-        s.ready.push_back(l);
-      else
-        ++count[finished[l] + 1];
-    }
-    s.ready_ptr.push_back(static_cast<index_t>(s.ready.size()));
-    for (index_t t = 0; t < n_int; ++t) count[t + 1] += count[t];
+    s.edge_ptr.insert(s.edge_ptr.end(), part.edge_ptr.begin(), part.edge_ptr.end());
+    const auto ready_base = static_cast<index_t>(s.ready.size());
+    for (index_t end : part.ready_end) s.ready_ptr.push_back(ready_base + end);
+    s.ready.insert(s.ready.end(), part.ready.begin(), part.ready.end());
     const auto division_base = static_cast<index_t>(s.division.size());
-    for (index_t t = 0; t < n_ext; ++t) s.division_ptr.push_back(division_base);
-    for (index_t t = 0; t < n_int; ++t) s.division_ptr.push_back(division_base + count[t + 1]);
-    s.division.resize(static_cast<std::size_t>(division_base + count[n_int]));
-    for (index_t l = 0; l < m; ++l)
-      if (finished[l] >= 0) s.division[static_cast<std::size_t>(division_base + count[finished[l]]++)] = l;
-    s.external_slots.push_back(n_ext);
-    s.internal_slots.push_back(n_int);
-    s.slot_ptr.push_back(s.slot_ptr.back() + slots);
+    for (index_t d : part.division_ptr) s.division_ptr.push_back(division_base + d);
+    s.division.insert(s.division.end(), part.division.begin(), part.division.end());
   }
   return s;
 }

@@ -282,6 +282,42 @@ TEST(ScheduleErrors, RejectsBadInput) {
   EXPECT_THROW(solve_with_schedule(p, s, std::vector<double>(3, 1.0)), std::invalid_argument);
 }
 
+// analyze schedules ranges of sub-graphs on several threads: every array must be what
+// one thread makes (ranges down to one edge, so that small cases are split too).
+TEST(ScheduleThreads, RangesOnSeveralThreadsGiveTheSameSchedule) {
+  auto same = [](const Csr<double>& l, index_t n_max, const std::string& label) {
+    SCOPED_TRACE(label);
+    const Partition p = partition(l, n_max);
+    const Schedule one = detail::schedule_of_feasible(l, p);
+    for (unsigned threads : {2u, 3u, 8u}) {
+      const Schedule many = detail::schedule_of_feasible(l, p, threads, 1);
+      EXPECT_EQ(many.external_slots, one.external_slots);
+      EXPECT_EQ(many.internal_slots, one.internal_slots);
+      EXPECT_EQ(many.slot_ptr, one.slot_ptr);
+      EXPECT_EQ(many.edge_ptr, one.edge_ptr);
+      EXPECT_EQ(many.edge_source, one.edge_source);
+      EXPECT_EQ(many.edge_target, one.edge_target);
+      EXPECT_EQ(many.edge_value, one.edge_value);
+      EXPECT_EQ(many.ready_ptr, one.ready_ptr);
+      EXPECT_EQ(many.ready, one.ready);
+      EXPECT_EQ(many.division_ptr, one.division_ptr);
+      EXPECT_EQ(many.division, one.division);
+      EXPECT_EQ(many.diagonal, one.diagonal);
+    }
+    EXPECT_EQ(check_schedule(l, p, one), "");
+  };
+  apiary::sptrsv::testing::for_each_random_dag(same);
+  apiary::sptrsv::testing::for_each_structured_case(same);
+  Csr<double> zero = chain(40);
+  zero.val[zero.row_end(30) - 1] = 0.0;
+  try {
+    detail::schedule_of_feasible(zero, partition(zero, 4), 8, 1);
+    FAIL() << "zero diagonal accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("zero diagonal at row 30"), std::string::npos) << e.what();
+  }
+}
+
 TEST(PlanSolve, RandomDagsMatchForwardSubstitution) {
   apiary::sptrsv::testing::for_each_random_dag(
       [](const Csr<double>& l, index_t n_max, const std::string& label) { expect_solves(l, n_max, label); });
