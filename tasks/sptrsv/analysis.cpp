@@ -9,6 +9,7 @@
 
 #include "sparse/reference.hpp"
 #include "sparse/transform.hpp"
+#include "tasks/sptrsv/ranges.hpp"
 
 namespace apiary::sptrsv {
 

@@ -1,13 +1,12 @@
 #include "tasks/sptrsv/device_plan.hpp"
 
 #include <algorithm>
-#include <functional>
-#include <future>
 #include <queue>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <utility>
+
+#include "tasks/sptrsv/ranges.hpp"
 
 namespace apiary::sptrsv {
 
@@ -158,30 +157,20 @@ DevicePlan build_device_plan(const Csr<double>& lower, const Partition& p, const
     }
   };
   // Ranges of about equal edge counts, one per hardware thread and at least 2^16 edges
-  // each (a threshold chosen, not measured: small plans stay on the calling thread). The
-  // first range runs on the calling thread.
+  // each (a threshold chosen, not measured: small plans stay on the calling thread).
   const std::size_t edges = s.edges();
-  const std::size_t ranges = std::clamp<std::size_t>(
-      std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), edges >> 16), 1,
-      static_cast<std::size_t>(std::max<index_t>(p.parts, 1)));
-  std::vector<index_t> range_begin{0};
-  for (index_t g = 0; g < p.parts && range_begin.size() < ranges; ++g)
-    if (static_cast<std::size_t>(s.edge_ptr[s.slot_ptr[g + 1]]) * ranges >= edges * range_begin.size())
-      range_begin.push_back(g + 1);
-  if (range_begin.back() != p.parts) range_begin.push_back(p.parts);
+  const std::vector<std::size_t> range_begin =
+      detail::balanced_ranges(static_cast<std::size_t>(p.parts),
+                              detail::range_count(edges, std::size_t{1} << 16, static_cast<std::size_t>(p.parts)),
+                              [&](std::size_t g) { return s.edge_ptr[s.slot_ptr[g]]; });
   std::vector<std::vector<std::vector<index_t>>> rows_of_range(range_begin.size() - 1);
-  {
-    std::vector<std::future<void>> work;
-    for (std::size_t k = 0; k + 1 < range_begin.size(); ++k) {
-      rows_of_range[k].resize(static_cast<std::size_t>(range_begin[k + 1] - range_begin[k]));
-      work.push_back(std::async(k == 0 ? std::launch::deferred : std::launch::async, lay_out, range_begin[k],
-                                range_begin[k + 1], std::ref(rows_of_range[k])));
-    }
-    for (auto& w : work) w.get();
-  }
+  for (std::size_t k = 0; k + 1 < range_begin.size(); ++k) rows_of_range[k].resize(range_begin[k + 1] - range_begin[k]);
+  detail::for_each_range(range_begin, [&](std::size_t k, std::size_t g0, std::size_t g1) {
+    lay_out(static_cast<index_t>(g0), static_cast<index_t>(g1), rows_of_range[k]);
+  });
   for (std::size_t k = 0; k + 1 < range_begin.size(); ++k)
-    for (index_t g = range_begin[k]; g < range_begin[k + 1]; ++g) {
-      const std::vector<index_t>& ends = rows_of_range[k][static_cast<std::size_t>(g - range_begin[k])];
+    for (auto g = static_cast<index_t>(range_begin[k]); g < static_cast<index_t>(range_begin[k + 1]); ++g) {
+      const std::vector<index_t>& ends = rows_of_range[k][static_cast<std::size_t>(g) - range_begin[k]];
       d.largest = std::max(d.largest, p.part_ptr[g + 1] - p.part_ptr[g]);
       d.external_slots[g] = static_cast<index_t>(ends.size());
       d.edge_ptr.insert(d.edge_ptr.end(), ends.begin(), ends.end());

@@ -7,9 +7,9 @@
 #include <mutex>
 #include <span>
 #include <stdexcept>
-#include <thread>
 
 #include "sparse/analysis.hpp"
+#include "tasks/sptrsv/ranges.hpp"
 
 namespace apiary::sptrsv {
 
@@ -126,12 +126,7 @@ class Splitter {
 };
 
 constexpr std::size_t kCriteria = 3;
-
-// Threads for a pass over `items` vertices: one per 2^16 of them, at most one per
-// hardware thread, at least one.
-std::size_t parallel_ranges(std::size_t items) {
-  return std::clamp<std::size_t>(items >> 16, 1, std::max(1u, std::thread::hardware_concurrency()));
-}
+constexpr std::size_t kMinRangeVertices = std::size_t{1} << 16;  // chosen, not measured
 
 }  // namespace
 
@@ -212,16 +207,10 @@ std::span<const index_t> PartitionInput::visit_order(index_t c, int criterion) c
     // about equal vertex counts: a mesh in natural order is one component, and its order
     // was the longest serial step of every candidate's partition.
     const std::size_t frontiers = ptr.size() - 1;
-    const std::size_t ranges = std::min<std::size_t>(frontiers, parallel_ranges(size));
-    std::vector<std::future<void>> work;
-    std::size_t f0 = 0;
-    for (std::size_t r = 1; r <= ranges; ++r) {
-      std::size_t f1 = f0;
-      while (f1 < frontiers && (r == ranges || static_cast<std::size_t>(ptr[f1]) * ranges < size * r)) ++f1;
-      if (f1 > f0) work.push_back(std::async(r == 1 ? std::launch::deferred : std::launch::async, sort_frontiers, f0, f1));
-      f0 = f1;
-    }
-    for (auto& w : work) w.get();
+    detail::for_each_range(
+        detail::balanced_ranges(frontiers, detail::range_count(size, kMinRangeVertices, frontiers),
+                                [&](std::size_t f) { return ptr[f]; }),
+        [&](std::size_t, std::size_t f0, std::size_t f1) { sort_frontiers(f0, f1); });
   });
   return {o.sorted[k].data() + base, size};
 }
@@ -229,29 +218,17 @@ std::span<const index_t> PartitionInput::visit_order(index_t c, int criterion) c
 void PartitionInput::prepare_orders(index_t n_min) const {
   // Components of at most n_min vertices are merged, never split, by every candidate.
   std::vector<index_t> split;
-  std::size_t vertices = 0;
   for (index_t c = 0; c < components; ++c)
-    if (comp_ptr[c + 1] - comp_ptr[c] > n_min) {
-      split.push_back(c);
-      vertices += static_cast<std::size_t>(comp_ptr[c + 1] - comp_ptr[c]);
-    }
+    if (comp_ptr[c + 1] - comp_ptr[c] > n_min) split.push_back(c);
   // Ranges of components of about equal vertex counts, one per thread.
-  const std::size_t ranges = std::min(split.size(), parallel_ranges(vertices));
-  std::vector<std::future<void>> work;
-  std::size_t begin = 0, seen = 0;
-  for (std::size_t r = 1; r <= ranges; ++r) {
-    std::size_t end = begin;
-    while (end < split.size() && (r == ranges || seen * ranges < vertices * r)) {
-      seen += static_cast<std::size_t>(comp_ptr[split[end] + 1] - comp_ptr[split[end]]);
-      ++end;
-    }
-    if (end > begin)
-      work.push_back(std::async(r == 1 ? std::launch::deferred : std::launch::async, [this, &split, begin, end] {
+  std::vector<std::size_t> before{0};  // vertices of split[0, i)
+  for (index_t c : split) before.push_back(before.back() + static_cast<std::size_t>(comp_ptr[c + 1] - comp_ptr[c]));
+  detail::for_each_range(
+      detail::balanced_ranges(split.size(), detail::range_count(before.back(), kMinRangeVertices, split.size()),
+                              [&](std::size_t i) { return before[i]; }),
+      [&](std::size_t, std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) visit_order(split[i], 0);
-      }));
-    begin = end;
-  }
-  for (auto& w : work) w.get();
+      });
 }
 
 void require_lower_with_diagonal(const Csr<double>& lower, const char* what) {

@@ -12,7 +12,6 @@
 #pragma once
 
 #include <cstdint>
-#include <future>
 #include <memory>
 #include <span>
 #include <string>
@@ -127,14 +126,6 @@ namespace detail {
 // subgraph_dag without the feasibility check, for a partition that partition() made of
 // this `lower` (analyze: the check is a pass over every edge, per n_max candidate).
 SubgraphDag subgraph_dag_of_feasible(const Csr<double>& lower, const Partition& p);
-
-// How the analysis runs a pass beside another on a matrix of `entries` non-zeros: on a
-// thread of its own from 2^16 entries on; below, deferred (the caller runs it when it
-// asks for the result), where a thread's start would cost more than the pass (small
-// matrices measured 0.3-0.6 ms slower with three such threads, H100 host, session 27).
-inline std::launch beside_launch(std::size_t entries) {
-  return entries >= (std::size_t{1} << 16) ? std::launch::async : std::launch::deferred;
-}
 }  // namespace detail
 
 }  // namespace apiary::sptrsv

@@ -1,11 +1,11 @@
 #include "tasks/sptrsv/schedule.hpp"
 
 #include <algorithm>
-#include <functional>
-#include <future>
 #include <limits>
 #include <stdexcept>
 #include <utility>
+
+#include "tasks/sptrsv/ranges.hpp"
 
 namespace apiary::sptrsv {
 
@@ -152,23 +152,15 @@ Schedule detail::schedule_of_feasible(const Csr<double>& lower, const Partition&
     }
   };
 
-  // Ranges of about equal edge counts, at least min_range_edges each; the first on the
-  // calling thread.
-  const std::size_t ranges = std::clamp<std::size_t>(
-      std::min<std::size_t>(std::max(threads, 1u), all_edges / std::max<std::size_t>(min_range_edges, 1)), 1,
-      static_cast<std::size_t>(std::max<index_t>(p.parts, 1)));
-  std::vector<index_t> range_begin{0};
-  for (index_t g = 0; g < p.parts && range_begin.size() < ranges; ++g)
-    if (first_edge[g + 1] * ranges >= all_edges * range_begin.size()) range_begin.push_back(g + 1);
-  if (range_begin.back() != p.parts) range_begin.push_back(p.parts);
+  // Ranges of about equal edge counts, at least min_range_edges each.
+  const std::vector<std::size_t> range_begin = balanced_ranges(
+      static_cast<std::size_t>(p.parts),
+      range_count(all_edges, min_range_edges, static_cast<std::size_t>(p.parts), std::max(threads, 1u)),
+      [&](std::size_t g) { return first_edge[g]; });
   std::vector<Part> parts(range_begin.size() - 1);
-  {
-    std::vector<std::future<void>> work;
-    for (std::size_t r = 0; r < parts.size(); ++r)
-      work.push_back(std::async(r == 0 ? std::launch::deferred : std::launch::async, schedule_range,
-                                range_begin[r], range_begin[r + 1], std::ref(parts[r])));
-    for (auto& w : work) w.get();
-  }
+  for_each_range(range_begin, [&](std::size_t r, std::size_t g0, std::size_t g1) {
+    schedule_range(static_cast<index_t>(g0), static_cast<index_t>(g1), parts[r]);
+  });
   s.division.reserve(static_cast<std::size_t>(n));
   s.ready.reserve(static_cast<std::size_t>(n));
   for (const Part& part : parts) {

@@ -1,0 +1,59 @@
+// The analysis's host passes on several threads: passes run beside each other, and
+// passes split into ranges of about equal work, each range on a thread of its own (the
+// first on the calling thread): the device plan's and the schedule's sub-graphs (by
+// edges), the components whose orders are prepared and a large component's frontiers
+// (by vertices).
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <future>
+#include <thread>
+#include <vector>
+
+namespace apiary::sptrsv::detail {
+
+// How the analysis runs a pass beside another on a matrix of `entries` non-zeros: on a
+// thread of its own from 2^16 entries on; below, deferred (the caller runs it when it
+// asks for the result), where a thread's start would cost more than the pass (small
+// matrices measured 0.3-0.6 ms slower with three such threads, H100 host, session 27).
+inline std::launch beside_launch(std::size_t entries) {
+  return entries >= (std::size_t{1} << 16) ? std::launch::async : std::launch::deferred;
+}
+
+// How many ranges a pass over `work` units gets: one per `min_per_range` units, at most
+// `threads` (0: one per hardware thread) and at most `items`, at least one.
+inline std::size_t range_count(std::size_t work, std::size_t min_per_range, std::size_t items,
+                               unsigned threads = 0) {
+  const std::size_t most = threads != 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
+  return std::clamp<std::size_t>(std::min(most, work / std::max<std::size_t>(min_per_range, 1)), 1,
+                                 std::max<std::size_t>(items, 1));
+}
+
+// The starts of at most `ranges` consecutive ranges of items [0, count), followed by
+// count, such that each range ends where the work of the items before reaches the next
+// multiple of total / ranges. work_before(i) is the work of items [0, i): non-decreasing,
+// work_before(0) = 0.
+template <class WorkBefore>
+std::vector<std::size_t> balanced_ranges(std::size_t count, std::size_t ranges, WorkBefore work_before) {
+  std::vector<std::size_t> begin{0};
+  const auto total = static_cast<std::size_t>(work_before(count));
+  for (std::size_t i = 0; i < count && begin.size() < ranges; ++i)
+    if (static_cast<std::size_t>(work_before(i + 1)) * ranges >= total * begin.size()) begin.push_back(i + 1);
+  if (begin.back() != count) begin.push_back(count);
+  return begin;
+}
+
+// Calls f(r, begin[r], begin[r + 1]) for every range r of `begin` (balanced_ranges), range
+// 0 on the calling thread and the others on threads of their own; returns when all are
+// done and rethrows the first exception in range order.
+template <class F>
+void for_each_range(const std::vector<std::size_t>& begin, F&& f) {
+  std::vector<std::future<void>> work;
+  for (std::size_t r = 0; r + 1 < begin.size(); ++r)
+    work.push_back(std::async(r == 0 ? std::launch::deferred : std::launch::async,
+                              [&f, &begin, r] { f(r, begin[r], begin[r + 1]); }));
+  for (auto& w : work) w.get();
+}
+
+}  // namespace apiary::sptrsv::detail
