@@ -57,7 +57,8 @@ struct Candidate {
 Candidate analyse_one(const PartitionInput& in, index_t n_max, ModelConstants model, unsigned threads) {
   Candidate c;
   c.p = partition(in, n_max, &c.stats);
-  auto dag = std::async(detail::beside_launch(in.lower.nnz()), [&] { return detail::subgraph_dag_of_feasible(in.lower, c.p); });
+  auto dag = std::async(detail::beside_launch(in.lower.nnz()),
+                        [&] { return detail::subgraph_dag_of_feasible(in.lower, c.p); });
   c.s = detail::schedule_of_feasible(in.lower, c.p, threads);
   c.dag = dag.get();
   c.seconds = predicted_time(c.dag, c.s, model);

@@ -250,7 +250,8 @@ PartitionInput::PartitionInput(const Csr<double>& l) : lower(l), orders_(std::ma
   const index_t n = lower.rows;
   // The components and the children lists are independent passes over L: the components
   // beside the lists (analyze's serial head, before the candidates start).
-  auto components_of = std::async(detail::beside_launch(lower.nnz()), [&] { return sparse::weakly_connected_components(lower); });
+  auto components_of = std::async(detail::beside_launch(lower.nnz()),
+                                  [&] { return sparse::weakly_connected_components(lower); });
   child_ptr.assign(static_cast<std::size_t>(n) + 1, 0);
   for (index_t i = 0; i < n; ++i)
     for (index_t k = lower.row_begin(i); k < lower.row_end(i); ++k)

@@ -74,7 +74,12 @@ Schedule detail::schedule_of_feasible(const Csr<double>& lower, const Partition&
     std::vector<index_t> division, division_ptr;  // division_ptr: per slot, into division
   };
   auto schedule_range = [&](index_t g0, index_t g1, Part& out) {
+    // Sized once for the range's largest sub-graph: grown by appends, a sub-graph of tens
+    // of thousands of edges reallocated it a dozen times, each time on fresh pages.
+    std::size_t most = 0;
+    for (index_t g = g0; g < g1; ++g) most = std::max(most, first_edge[g + 1] - first_edge[g]);
     std::vector<Placed> placed;
+    placed.reserve(most);
     std::vector<index_t> finished;  // per local vertex: internal slot of its division, -1 = ready
     std::vector<std::pair<index_t, index_t>> incoming;  // (earliest internal slot, entry)
     std::vector<index_t> count;
