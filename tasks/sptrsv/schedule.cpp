@@ -44,21 +44,33 @@ Schedule detail::schedule_of_feasible(const Csr<double>& lower, const Partition&
   std::vector<index_t> pos(static_cast<std::size_t>(n));
   s.diagonal.resize(static_cast<std::size_t>(n));
   // Every off-diagonal entry becomes one edge, and a sub-graph's edges are those of its
-  // rows: where each sub-graph's edges start is known before it is scheduled.
-  std::vector<std::size_t> first_edge(static_cast<std::size_t>(p.parts) + 1, 0);
-  for (index_t g = 0; g < p.parts; ++g) {
-    std::size_t edges = first_edge[g];
-    for (index_t k = p.part_ptr[g]; k < p.part_ptr[g + 1]; ++k) {
-      const index_t v = p.vertices[k];
-      pos[v] = k;
-      s.diagonal[k] = lower.val[lower.row_end(v) - 1];
-      if (s.diagonal[k] == 0.0)
-        throw std::invalid_argument("sptrsv::build_schedule: zero diagonal at row " +
-                                    std::to_string(v) + " (0-based)");
-      edges += static_cast<std::size_t>(lower.row_length(v) - 1);
-    }
-    first_edge[g + 1] = edges;
-  }
+  // rows: where each sub-graph's edges start is known before it is scheduled. This pass
+  // visits the rows in partition order (a cache miss each) and runs in ranges of
+  // sub-graphs of about equal vertex counts too; a zero diagonal is reported for the
+  // first such row in partition order, as by one thread (for_each_range rethrows the
+  // first range's exception first).
+  const auto subgraphs = static_cast<std::size_t>(p.parts);
+  std::vector<std::size_t> first_edge(subgraphs + 1, 0);  // until the sum below: edges of g at g + 1
+  for_each_range(
+      balanced_ranges(subgraphs,
+                      range_count(static_cast<std::size_t>(n), min_range_edges, subgraphs, std::max(threads, 1u)),
+                      [&](std::size_t g) { return p.part_ptr[g]; }),
+      [&](std::size_t, std::size_t g0, std::size_t g1) {
+        for (std::size_t g = g0; g < g1; ++g) {
+          std::size_t edges = 0;
+          for (index_t k = p.part_ptr[g]; k < p.part_ptr[g + 1]; ++k) {
+            const index_t v = p.vertices[k];
+            pos[v] = k;
+            s.diagonal[k] = lower.val[lower.row_end(v) - 1];
+            if (s.diagonal[k] == 0.0)
+              throw std::invalid_argument("sptrsv::build_schedule: zero diagonal at row " + std::to_string(v) +
+                                          " (0-based)");
+            edges += static_cast<std::size_t>(lower.row_length(v) - 1);
+          }
+          first_edge[g + 1] = edges;
+        }
+      });
+  for (std::size_t g = 0; g < subgraphs; ++g) first_edge[g + 1] += first_edge[g];
   const std::size_t all_edges = first_edge.back();
   s.edge_source.resize(all_edges);
   s.edge_target.resize(all_edges);
