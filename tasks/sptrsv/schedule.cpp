@@ -37,7 +37,7 @@ Schedule build_schedule(const Csr<double>& lower, const Partition& p) {
 }
 
 Schedule detail::schedule_of_feasible(const Csr<double>& lower, const Partition& p, unsigned threads,
-                                      std::size_t min_range_edges) {
+                                      std::size_t min_range) {
   const index_t n = lower.rows;
   Schedule s;
   s.subgraphs = p.parts;
@@ -53,7 +53,7 @@ Schedule detail::schedule_of_feasible(const Csr<double>& lower, const Partition&
   std::vector<std::size_t> first_edge(subgraphs + 1, 0);  // until the sum below: edges of g at g + 1
   for_each_range(
       balanced_ranges(subgraphs,
-                      range_count(static_cast<std::size_t>(n), min_range_edges, subgraphs, std::max(threads, 1u)),
+                      range_count(static_cast<std::size_t>(n), min_range, subgraphs, std::max(threads, 1u)),
                       [&](std::size_t g) { return p.part_ptr[g]; }),
       [&](std::size_t, std::size_t g0, std::size_t g1) {
         for (std::size_t g = g0; g < g1; ++g) {
@@ -169,11 +169,10 @@ Schedule detail::schedule_of_feasible(const Csr<double>& lower, const Partition&
     }
   };
 
-  // Ranges of about equal edge counts, at least min_range_edges each.
-  const std::vector<std::size_t> range_begin = balanced_ranges(
-      static_cast<std::size_t>(p.parts),
-      range_count(all_edges, min_range_edges, static_cast<std::size_t>(p.parts), std::max(threads, 1u)),
-      [&](std::size_t g) { return first_edge[g]; });
+  // Ranges of about equal edge counts, at least min_range edges each.
+  const std::vector<std::size_t> range_begin =
+      balanced_ranges(subgraphs, range_count(all_edges, min_range, subgraphs, std::max(threads, 1u)),
+                      [&](std::size_t g) { return first_edge[g]; });
   std::vector<Part> parts(range_begin.size() - 1);
   for_each_range(range_begin, [&](std::size_t r, std::size_t g0, std::size_t g1) {
     schedule_range(static_cast<index_t>(g0), static_cast<index_t>(g1), parts[r]);

@@ -71,10 +71,11 @@ Schedule build_schedule(const Csr<double>& lower, const Partition& p);
 namespace detail {
 // build_schedule without its checks of `lower` and the partition's feasibility, for a
 // partition that partition() made of this `lower` (the zero-diagonal check stays). With
-// threads > 1, ranges of sub-graphs of at least min_range_edges edges each are scheduled
-// on up to that many threads; the result is the same.
+// threads > 1 it runs on up to that many threads, in ranges of sub-graphs of at least
+// min_range rows (the pass over the rows) or edges (the schedule) each; the result is
+// the same.
 Schedule schedule_of_feasible(const Csr<double>& lower, const Partition& p, unsigned threads = 1,
-                              std::size_t min_range_edges = std::size_t{1} << 16);
+                              std::size_t min_range = std::size_t{1} << 16);
 }  // namespace detail
 
 // "" when the schedule is consistent with the partition, rules (a)-(c) hold, every
