@@ -51,15 +51,16 @@ struct Candidate {
 };
 
 // The partition is feasible by construction (tests check partition() on its own), so
-// the schedule and the DAG skip their checks of it. The DAG needs only the partition:
-// it is built beside the schedule (with nine candidates on a 16-core host, a candidate's
-// time is the analysis's critical path).
+// the schedule and the DAG skip their checks of it. The model needs only the schedule's
+// slots (edges placed only for the chosen candidate, in analyze). The DAG needs only the
+// partition: it is built beside the slots (with nine candidates on a 16-core host, a
+// candidate's time is the analysis's critical path).
 Candidate analyse_one(const PartitionInput& in, index_t n_max, ModelConstants model, unsigned threads) {
   Candidate c;
   c.p = partition(in, n_max, &c.stats);
   auto dag = std::async(detail::beside_launch(in.lower.nnz()),
                         [&] { return detail::subgraph_dag_of_feasible(in.lower, c.p); });
-  c.s = detail::schedule_of_feasible(in.lower, c.p, threads);
+  c.s = detail::schedule_of_feasible(in.lower, c.p, threads, std::size_t{1} << 16, detail::ScheduleContent::slots);
   c.dag = dag.get();
   c.seconds = predicted_time(c.dag, c.s, model);
   for (index_t level = 0; level < c.dag.levels; ++level) {  // the slowest sub-graph per level, as the model sees it
@@ -147,6 +148,8 @@ Analysis analyze(const LowerSystem& s, const AnalysisOptions& o) {
       have = true;
     }
   }
+  // The chosen candidate's edges, on all threads: the same slots as its model saw.
+  best.s = detail::schedule_of_feasible(s.lower, best.p, cores);
   a.plan = build_device_plan(s.lower, best.p, best.s, best.dag, s.reversed);
   a.partition = best.stats;
   a.row_levels = row_levels.get();

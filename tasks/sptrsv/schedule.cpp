@@ -37,12 +37,13 @@ Schedule build_schedule(const Csr<double>& lower, const Partition& p) {
 }
 
 Schedule detail::schedule_of_feasible(const Csr<double>& lower, const Partition& p, unsigned threads,
-                                      std::size_t min_range) {
+                                      std::size_t min_range, ScheduleContent content) {
   const index_t n = lower.rows;
+  const bool all = content == ScheduleContent::all;
   Schedule s;
   s.subgraphs = p.parts;
   std::vector<index_t> pos(static_cast<std::size_t>(n));
-  s.diagonal.resize(static_cast<std::size_t>(n));
+  if (all) s.diagonal.resize(static_cast<std::size_t>(n));
   // Every off-diagonal entry becomes one edge, and a sub-graph's edges are those of its
   // rows: where each sub-graph's edges start is known before it is scheduled. This pass
   // visits the rows in partition order (a cache miss each) and runs in ranges of
@@ -61,10 +62,11 @@ Schedule detail::schedule_of_feasible(const Csr<double>& lower, const Partition&
           for (index_t k = p.part_ptr[g]; k < p.part_ptr[g + 1]; ++k) {
             const index_t v = p.vertices[k];
             pos[v] = k;
-            s.diagonal[k] = lower.val[lower.row_end(v) - 1];
-            if (s.diagonal[k] == 0.0)
+            const double diagonal = lower.val[lower.row_end(v) - 1];
+            if (diagonal == 0.0)
               throw std::invalid_argument("sptrsv::build_schedule: zero diagonal at row " + std::to_string(v) +
                                           " (0-based)");
+            if (all) s.diagonal[k] = diagonal;
             edges += static_cast<std::size_t>(lower.row_length(v) - 1);
           }
           first_edge[g + 1] = edges;
@@ -72,9 +74,11 @@ Schedule detail::schedule_of_feasible(const Csr<double>& lower, const Partition&
       });
   for (std::size_t g = 0; g < subgraphs; ++g) first_edge[g + 1] += first_edge[g];
   const std::size_t all_edges = first_edge.back();
-  s.edge_source.resize(all_edges);
-  s.edge_target.resize(all_edges);
-  s.edge_value.resize(all_edges);
+  if (all) {
+    s.edge_source.resize(all_edges);
+    s.edge_target.resize(all_edges);
+    s.edge_value.resize(all_edges);
+  }
 
   // Sub-graphs are scheduled independently: ranges of them on several threads, each
   // writing its edges straight into the flat arrays at their known offsets (bucketed by
@@ -85,6 +89,68 @@ Schedule detail::schedule_of_feasible(const Csr<double>& lower, const Partition&
     std::vector<index_t> ready, ready_end;  // ready_end: per sub-graph, into ready
     std::vector<index_t> division, division_ptr;  // division_ptr: per slot, into division
   };
+  // Places the incoming edges of sub-graph g's vertices into slots: on_external(slot,
+  // source, target, value) for an external edge, on_internal(t, source, target, value)
+  // for an internal edge in internal slot t (sources as the Schedule stores them). Leaves
+  // each local vertex's division slot in `finished` and returns {n'_slots, n_slots}.
+  auto place = [&](index_t g, std::vector<index_t>& finished, std::vector<std::pair<index_t, index_t>>& incoming,
+                   auto&& on_external, auto&& on_internal) {
+    const index_t base = p.part_ptr[g];
+    const index_t m = p.part_ptr[g + 1] - base;
+    finished.assign(static_cast<std::size_t>(m), -1);  // per local vertex: internal slot of its division, -1 = ready
+    index_t n_ext = 0, n_int = 0;
+    for (index_t l = 0; l < m; ++l) {
+      const index_t i = p.vertices[base + l];
+      index_t next_ext = 0;
+      incoming.clear();  // (earliest internal slot, entry)
+      for (index_t e = lower.row_begin(i); e < lower.row_end(i) - 1; ++e) {
+        // Sub-graph g owns the permuted indices [base, base + m), and sources of a
+        // feasible partition are in g or an earlier sub-graph.
+        const index_t k = pos[lower.col[e]];
+        if (k < base)
+          // External sources are final before the task starts, so only the conflict rule
+          // applies and a vertex's k-th external edge can always take slot k.
+          on_external(next_ext++, k, l, lower.val[e]);
+        else
+          incoming.emplace_back(finished[k - base] + 1, e);
+      }
+      n_ext = std::max(n_ext, next_ext);
+      // Serving sources in order of readiness and taking the first free slot each time
+      // gives the earliest possible division of i under the conflict rule.
+      std::sort(incoming.begin(), incoming.end());
+      index_t last = -1;
+      for (const auto& [earliest, e] : incoming) {
+        last = std::max(earliest, last + 1);
+        on_internal(last, pos[lower.col[e]] - base, l, lower.val[e]);
+      }
+      finished[l] = last;
+      n_int = std::max(n_int, last + 1);
+    }
+    return std::pair{n_ext, n_int};
+  };
+
+  // Slots only: edges counted per slot, nothing placed or divided.
+  auto count_range = [&](index_t g0, index_t g1, Part& out) {
+    std::vector<index_t> finished, external_count, internal_count;
+    std::vector<std::pair<index_t, index_t>> incoming;
+    auto bump = [](std::vector<index_t>& count, index_t t) {
+      if (static_cast<std::size_t>(t) >= count.size()) count.resize(static_cast<std::size_t>(t) + 1, 0);
+      ++count[t];
+    };
+    for (index_t g = g0; g < g1; ++g) {
+      external_count.clear();
+      internal_count.clear();
+      const auto [n_ext, n_int] = place(
+          g, finished, incoming, [&](index_t t, index_t, index_t, double) { bump(external_count, t); },
+          [&](index_t t, index_t, index_t, double) { bump(internal_count, t); });
+      auto end = static_cast<index_t>(first_edge[g]);
+      for (index_t c : external_count) out.edge_ptr.push_back(end += c);
+      for (index_t c : internal_count) out.edge_ptr.push_back(end += c);
+      out.external_slots.push_back(n_ext);
+      out.internal_slots.push_back(n_int);
+    }
+  };
+
   auto schedule_range = [&](index_t g0, index_t g1, Part& out) {
     // Sized once for the range's largest sub-graph: grown by appends, a sub-graph of tens
     // of thousands of edges reallocated it a dozen times, each time on fresh pages.
@@ -92,43 +158,21 @@ Schedule detail::schedule_of_feasible(const Csr<double>& lower, const Partition&
     for (index_t g = g0; g < g1; ++g) most = std::max(most, first_edge[g + 1] - first_edge[g]);
     std::vector<Placed> placed;
     placed.reserve(most);
-    std::vector<index_t> finished;  // per local vertex: internal slot of its division, -1 = ready
-    std::vector<std::pair<index_t, index_t>> incoming;  // (earliest internal slot, entry)
+    std::vector<index_t> finished;
+    std::vector<std::pair<index_t, index_t>> incoming;
     std::vector<index_t> count;
     for (index_t g = g0; g < g1; ++g) {
-      const index_t base = p.part_ptr[g];
-      const index_t m = p.part_ptr[g + 1] - base;
+      const index_t m = p.part_ptr[g + 1] - p.part_ptr[g];
       placed.clear();
-      finished.assign(static_cast<std::size_t>(m), -1);
-      index_t n_ext = 0, n_int = 0;
-      for (index_t l = 0; l < m; ++l) {
-        const index_t i = p.vertices[base + l];
-        index_t next_ext = 0;
-        incoming.clear();
-        for (index_t e = lower.row_begin(i); e < lower.row_end(i) - 1; ++e) {
-          // Sub-graph g owns the permuted indices [base, base + m), and sources of a
-          // feasible partition are in g or an earlier sub-graph.
-          const index_t k = pos[lower.col[e]];
-          if (k < base)
-            // External sources are final before the task starts, so only the conflict rule
-            // applies and a vertex's k-th external edge can always take slot k.
-            placed.push_back({next_ext++, k, l, lower.val[e]});
-          else
-            incoming.emplace_back(finished[k - base] + 1, e);
-        }
-        n_ext = std::max(n_ext, next_ext);
-        // Serving sources in order of readiness and taking the first free slot each time
-        // gives the earliest possible division of i under the conflict rule.
-        std::sort(incoming.begin(), incoming.end());
-        index_t last = -1;
-        for (const auto& [earliest, e] : incoming) {
-          last = std::max(earliest, last + 1);
-          placed.push_back({-1 - last, pos[lower.col[e]] - base, l, lower.val[e]});
-        }
-        finished[l] = last;
-        n_int = std::max(n_int, last + 1);
-      }
-      // Internal slots were stored as -1 - t until n_ext was known.
+      // Internal slots are stored as -1 - t until n_ext is known.
+      const auto [n_ext, n_int] = place(
+          g, finished, incoming,
+          [&](index_t t, index_t source, index_t target, double value) {
+            placed.push_back({t, source, target, value});
+          },
+          [&](index_t t, index_t source, index_t target, double value) {
+            placed.push_back({-1 - t, source, target, value});
+          });
       for (Placed& e : placed)
         if (e.slot < 0) e.slot = n_ext + (-1 - e.slot);
 
@@ -175,10 +219,15 @@ Schedule detail::schedule_of_feasible(const Csr<double>& lower, const Partition&
                       [&](std::size_t g) { return first_edge[g]; });
   std::vector<Part> parts(range_begin.size() - 1);
   for_each_range(range_begin, [&](std::size_t r, std::size_t g0, std::size_t g1) {
-    schedule_range(static_cast<index_t>(g0), static_cast<index_t>(g1), parts[r]);
+    if (!all)
+      count_range(static_cast<index_t>(g0), static_cast<index_t>(g1), parts[r]);
+    else
+      schedule_range(static_cast<index_t>(g0), static_cast<index_t>(g1), parts[r]);
   });
-  s.division.reserve(static_cast<std::size_t>(n));
-  s.ready.reserve(static_cast<std::size_t>(n));
+  if (all) {
+    s.division.reserve(static_cast<std::size_t>(n));
+    s.ready.reserve(static_cast<std::size_t>(n));
+  }
   for (const Part& part : parts) {
     for (std::size_t k = 0; k < part.external_slots.size(); ++k) {
       s.external_slots.push_back(part.external_slots[k]);

@@ -283,7 +283,8 @@ TEST(ScheduleErrors, RejectsBadInput) {
 }
 
 // analyze schedules ranges of sub-graphs on several threads: every array must be what
-// one thread makes (ranges down to one edge, so that small cases are split too).
+// one thread makes (ranges down to one edge, so that small cases are split too), and its
+// candidates' slots must be the whole schedule's.
 TEST(ScheduleThreads, RangesOnSeveralThreadsGiveTheSameSchedule) {
   auto same = [](const Csr<double>& l, index_t n_max, const std::string& label) {
     SCOPED_TRACE(label);
@@ -303,6 +304,16 @@ TEST(ScheduleThreads, RangesOnSeveralThreadsGiveTheSameSchedule) {
       EXPECT_EQ(many.division_ptr, one.division_ptr);
       EXPECT_EQ(many.division, one.division);
       EXPECT_EQ(many.diagonal, one.diagonal);
+      // The slots alone (what analyze compares its candidates by) are the whole
+      // schedule's, and nothing else is filled in.
+      const Schedule slots = detail::schedule_of_feasible(l, p, threads, 1, detail::ScheduleContent::slots);
+      EXPECT_EQ(slots.subgraphs, one.subgraphs);
+      EXPECT_EQ(slots.external_slots, one.external_slots);
+      EXPECT_EQ(slots.internal_slots, one.internal_slots);
+      EXPECT_EQ(slots.slot_ptr, one.slot_ptr);
+      EXPECT_EQ(slots.edge_ptr, one.edge_ptr);
+      EXPECT_EQ(slots.edges(), 0u);
+      EXPECT_TRUE(slots.division.empty() && slots.ready.empty() && slots.diagonal.empty());
     }
     EXPECT_EQ(check_schedule(l, p, one), "");
   };
