@@ -52,14 +52,15 @@ struct Candidate {
 
 // The partition is feasible by construction (tests check partition() on its own), so
 // the schedule and the DAG skip their checks of it. The model needs only the schedule's
-// slots (edges placed only for the chosen candidate, in analyze). The DAG needs only the
-// partition: it is built beside the slots (with nine candidates on a 16-core host, a
-// candidate's time is the analysis's critical path).
+// slots and the DAG's levels: edges are placed and predecessors listed for the chosen
+// candidate only, in analyze. The DAG needs only the partition: it is built beside the
+// slots (with nine candidates on a 16-core host, a candidate's time is the analysis's
+// critical path).
 Candidate analyse_one(const PartitionInput& in, index_t n_max, ModelConstants model, unsigned threads) {
   Candidate c;
   c.p = partition(in, n_max, &c.stats);
   auto dag = std::async(detail::beside_launch(in.lower.nnz()),
-                        [&] { return detail::subgraph_dag_of_feasible(in.lower, c.p); });
+                        [&] { return detail::subgraph_dag_of_feasible(in.lower, c.p, detail::DagContent::levels); });
   c.s = detail::schedule_of_feasible(in.lower, c.p, threads, std::size_t{1} << 16, detail::ScheduleContent::slots);
   c.dag = dag.get();
   c.seconds = predicted_time(c.dag, c.s, model);
@@ -148,8 +149,12 @@ Analysis analyze(const LowerSystem& s, const AnalysisOptions& o) {
       have = true;
     }
   }
-  // The chosen candidate's edges, on all threads: the same slots as its model saw.
+  // The chosen candidate's edges (on all threads) and predecessors: the same slots and
+  // levels as its model saw.
+  auto dag = std::async(detail::beside_launch(s.lower.nnz()),
+                        [&] { return detail::subgraph_dag_of_feasible(s.lower, best.p); });
   best.s = detail::schedule_of_feasible(s.lower, best.p, cores);
+  best.dag = dag.get();
   a.plan = build_device_plan(s.lower, best.p, best.s, best.dag, s.reversed);
   a.partition = best.stats;
   a.row_levels = row_levels.get();

@@ -415,12 +415,15 @@ SubgraphDag subgraph_dag(const Csr<double>& lower, const Partition& p) {
   return detail::subgraph_dag_of_feasible(lower, p);
 }
 
-SubgraphDag detail::subgraph_dag_of_feasible(const Csr<double>& lower, const Partition& p) {
+SubgraphDag detail::subgraph_dag_of_feasible(const Csr<double>& lower, const Partition& p, DagContent content) {
+  const bool all = content == DagContent::all;
   SubgraphDag d;
   d.subgraphs = p.parts;
   d.level.assign(static_cast<std::size_t>(p.parts), 0);
-  std::vector<index_t> last_seen(static_cast<std::size_t>(p.parts), -1);
+  std::vector<index_t> last_seen(all ? static_cast<std::size_t>(p.parts) : 0, -1);
   for (index_t g = 0; g < p.parts; ++g) {
+    // Feasibility puts every predecessor at a lower index, so its level is known.
+    index_t level = 0;
     const std::size_t first = d.pred.size();
     for (index_t k = p.part_ptr[g]; k < p.part_ptr[g + 1]; ++k) {
       const index_t i = p.vertices[k];
@@ -433,18 +436,19 @@ SubgraphDag detail::subgraph_dag_of_feasible(const Csr<double>& lower, const Par
           continue;
         }
         ++d.external_edges;
-        if (last_seen[h] != g) {
+        level = std::max(level, d.level[h] + 1);
+        if (all && last_seen[h] != g) {
           last_seen[h] = g;
           d.pred.push_back(h);
         }
       }
     }
-    std::sort(d.pred.begin() + static_cast<std::ptrdiff_t>(first), d.pred.end());
-    d.pred_ptr.push_back(static_cast<index_t>(d.pred.size()));
-    // Feasibility puts every predecessor at a lower index, so its level is known.
-    for (std::size_t k = first; k < d.pred.size(); ++k)
-      d.level[g] = std::max(d.level[g], d.level[d.pred[k]] + 1);
-    d.levels = std::max(d.levels, d.level[g] + 1);
+    if (all) {
+      std::sort(d.pred.begin() + static_cast<std::ptrdiff_t>(first), d.pred.end());
+      d.pred_ptr.push_back(static_cast<index_t>(d.pred.size()));
+    }
+    d.level[g] = level;
+    d.levels = std::max(d.levels, level + 1);
   }
   d.level_ptr.assign(static_cast<std::size_t>(d.levels) + 1, 0);
   for (index_t g = 0; g < p.parts; ++g) ++d.level_ptr[d.level[g] + 1];

@@ -123,9 +123,16 @@ struct SubgraphDag {
 SubgraphDag subgraph_dag(const Csr<double>& lower, const Partition& p);
 
 namespace detail {
+// What subgraph_dag_of_feasible fills in: the whole DAG, or all but the predecessor
+// lists (pred_ptr stays {0}, pred empty): the levels the model compares analyze's
+// candidates by, without gathering, sorting and de-duplicating each sub-graph's
+// predecessors (most of the DAG's time where sub-graphs are small).
+enum class DagContent { all, levels };
+
 // subgraph_dag without the feasibility check, for a partition that partition() made of
 // this `lower` (analyze: the check is a pass over every edge, per n_max candidate).
-SubgraphDag subgraph_dag_of_feasible(const Csr<double>& lower, const Partition& p);
+SubgraphDag subgraph_dag_of_feasible(const Csr<double>& lower, const Partition& p,
+                                     DagContent content = DagContent::all);
 }  // namespace detail
 
 }  // namespace apiary::sptrsv

@@ -77,6 +77,18 @@ void expect_valid(const Csr<double>& l, index_t n_max, const std::string& label)
     }
   }
   for (index_t lv = 0; lv < d.levels; ++lv) EXPECT_GT(d.level_ptr[lv + 1], d.level_ptr[lv]);
+
+  // The levels alone (what analyze compares its candidates by) are the whole DAG's.
+  const SubgraphDag levels = detail::subgraph_dag_of_feasible(l, p, detail::DagContent::levels);
+  EXPECT_EQ(levels.subgraphs, d.subgraphs);
+  EXPECT_EQ(levels.level, d.level);
+  EXPECT_EQ(levels.levels, d.levels);
+  EXPECT_EQ(levels.level_ptr, d.level_ptr);
+  EXPECT_EQ(levels.order, d.order);
+  EXPECT_EQ(levels.internal_edges, d.internal_edges);
+  EXPECT_EQ(levels.external_edges, d.external_edges);
+  EXPECT_TRUE(levels.pred.empty());
+  EXPECT_EQ(levels.pred_ptr.size(), 1u);
 }
 
 TEST(PartitionHand, ChainOfFiveWithNmaxTwo) {
