@@ -149,12 +149,12 @@ Analysis analyze(const LowerSystem& s, const AnalysisOptions& o) {
       have = true;
     }
   }
-  // The chosen candidate's edges (on all threads) and predecessors: the same slots and
-  // levels as its model saw.
-  auto dag = std::async(detail::beside_launch(s.lower.nnz()),
-                        [&] { return detail::subgraph_dag_of_feasible(s.lower, best.p); });
-  best.s = detail::schedule_of_feasible(s.lower, best.p, cores);
-  best.dag = dag.get();
+  // The chosen candidate's edges and predecessors (the same slots and levels as its model
+  // saw) and its device plan, each on all threads, in ranges of 2^13 edges or vertices:
+  // nothing else runs now (smaller than the candidates' 2^16, which share the threads).
+  constexpr std::size_t kMinRange = std::size_t{1} << 13;
+  best.s = detail::schedule_of_feasible(s.lower, best.p, cores, kMinRange);
+  detail::add_predecessors(best.dag, s.lower, best.p, cores, kMinRange);
   a.plan = build_device_plan(s.lower, best.p, best.s, best.dag, s.reversed);
   a.partition = best.stats;
   a.row_levels = row_levels.get();

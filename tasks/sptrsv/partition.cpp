@@ -416,15 +416,12 @@ SubgraphDag subgraph_dag(const Csr<double>& lower, const Partition& p) {
 }
 
 SubgraphDag detail::subgraph_dag_of_feasible(const Csr<double>& lower, const Partition& p, DagContent content) {
-  const bool all = content == DagContent::all;
   SubgraphDag d;
   d.subgraphs = p.parts;
   d.level.assign(static_cast<std::size_t>(p.parts), 0);
-  std::vector<index_t> last_seen(all ? static_cast<std::size_t>(p.parts) : 0, -1);
   for (index_t g = 0; g < p.parts; ++g) {
     // Feasibility puts every predecessor at a lower index, so its level is known.
     index_t level = 0;
-    const std::size_t first = d.pred.size();
     for (index_t k = p.part_ptr[g]; k < p.part_ptr[g + 1]; ++k) {
       const index_t i = p.vertices[k];
       for (index_t e = lower.row_begin(i); e < lower.row_end(i); ++e) {
@@ -437,15 +434,7 @@ SubgraphDag detail::subgraph_dag_of_feasible(const Csr<double>& lower, const Par
         }
         ++d.external_edges;
         level = std::max(level, d.level[h] + 1);
-        if (all && last_seen[h] != g) {
-          last_seen[h] = g;
-          d.pred.push_back(h);
-        }
       }
-    }
-    if (all) {
-      std::sort(d.pred.begin() + static_cast<std::ptrdiff_t>(first), d.pred.end());
-      d.pred_ptr.push_back(static_cast<index_t>(d.pred.size()));
     }
     d.level[g] = level;
     d.levels = std::max(d.levels, level + 1);
@@ -456,7 +445,51 @@ SubgraphDag detail::subgraph_dag_of_feasible(const Csr<double>& lower, const Par
   d.order.resize(static_cast<std::size_t>(p.parts));
   std::vector<index_t> fill(d.level_ptr.begin(), d.level_ptr.end() - 1);
   for (index_t g = 0; g < p.parts; ++g) d.order[fill[d.level[g]]++] = g;
+  if (content == DagContent::all) add_predecessors(d, lower, p);
   return d;
+}
+
+void detail::add_predecessors(SubgraphDag& d, const Csr<double>& lower, const Partition& p, unsigned threads,
+                              std::size_t min_range) {
+  // Sub-graphs' lists are independent: ranges of sub-graphs of about equal vertex counts,
+  // each with its own marks, joined in order.
+  const auto parts = static_cast<std::size_t>(p.parts);
+  const std::vector<std::size_t> range_begin = balanced_ranges(
+      parts, range_count(static_cast<std::size_t>(lower.rows), min_range, parts, std::max(threads, 1u)),
+      [&](std::size_t g) { return p.part_ptr[g]; });
+  struct Lists {
+    std::vector<index_t> end;  // per sub-graph of the range, into pred
+    std::vector<index_t> pred;
+  };
+  std::vector<Lists> lists(range_begin.size() - 1);
+  for_each_range(range_begin, [&](std::size_t r, std::size_t g0, std::size_t g1) {
+    Lists& out = lists[r];
+    std::vector<index_t> last_seen(parts, -1);
+    for (auto g = static_cast<index_t>(g0); g < static_cast<index_t>(g1); ++g) {
+      const std::size_t first = out.pred.size();
+      for (index_t k = p.part_ptr[g]; k < p.part_ptr[g + 1]; ++k) {
+        const index_t i = p.vertices[k];
+        for (index_t e = lower.row_begin(i); e < lower.row_end(i); ++e) {
+          const index_t j = lower.col[e];
+          if (j >= i) continue;
+          const index_t h = p.part[j];
+          if (h != g && last_seen[h] != g) {
+            last_seen[h] = g;
+            out.pred.push_back(h);
+          }
+        }
+      }
+      std::sort(out.pred.begin() + static_cast<std::ptrdiff_t>(first), out.pred.end());
+      out.end.push_back(static_cast<index_t>(out.pred.size()));
+    }
+  });
+  d.pred_ptr.assign(1, 0);
+  d.pred.clear();
+  for (const Lists& range : lists) {
+    const auto base = static_cast<index_t>(d.pred.size());
+    for (index_t end : range.end) d.pred_ptr.push_back(base + end);
+    d.pred.insert(d.pred.end(), range.pred.begin(), range.pred.end());
+  }
 }
 
 }  // namespace apiary::sptrsv

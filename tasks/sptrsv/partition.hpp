@@ -133,6 +133,12 @@ enum class DagContent { all, levels };
 // this `lower` (analyze: the check is a pass over every edge, per n_max candidate).
 SubgraphDag subgraph_dag_of_feasible(const Csr<double>& lower, const Partition& p,
                                      DagContent content = DagContent::all);
+
+// Fills in the predecessor lists of a DAG made with DagContent::levels (analyze, for its
+// chosen candidate), on up to `threads` threads in ranges of sub-graphs of at least
+// min_range vertices each; the result is the same.
+void add_predecessors(SubgraphDag& d, const Csr<double>& lower, const Partition& p, unsigned threads = 1,
+                      std::size_t min_range = std::size_t{1} << 16);
 }  // namespace detail
 
 }  // namespace apiary::sptrsv

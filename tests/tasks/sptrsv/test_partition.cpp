@@ -89,6 +89,14 @@ void expect_valid(const Csr<double>& l, index_t n_max, const std::string& label)
   EXPECT_EQ(levels.external_edges, d.external_edges);
   EXPECT_TRUE(levels.pred.empty());
   EXPECT_EQ(levels.pred_ptr.size(), 1u);
+  // Its predecessors added afterwards, on several threads (ranges down to one vertex):
+  // the whole DAG's lists.
+  for (unsigned threads : {1u, 3u}) {
+    SubgraphDag added = levels;
+    detail::add_predecessors(added, l, p, threads, 1);
+    EXPECT_EQ(added.pred_ptr, d.pred_ptr);
+    EXPECT_EQ(added.pred, d.pred);
+  }
 }
 
 TEST(PartitionHand, ChainOfFiveWithNmaxTwo) {
