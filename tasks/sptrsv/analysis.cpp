@@ -126,10 +126,7 @@ Analysis analyze(const LowerSystem& s, const AnalysisOptions& o) {
     for (index_t m = 32; m < o.n_max_limit; m *= 2) a.candidates.push_back(m);
     a.candidates.push_back(o.n_max_limit);
   }
-  // Candidates are independent: analyse them concurrently, keep the best. The row
-  // levels (a statistic) beside them.
-  auto row_levels = std::async(detail::beside_launch(s.lower.nnz()),
-                               [&] { return sparse::level_sets(s.lower, sparse::Triangle::lower).count; });
+  // Candidates are independent: analyse them concurrently, keep the best.
   const PartitionInput input(s.lower);
   input.prepare_orders(*std::min_element(a.candidates.begin(), a.candidates.end()));
   std::vector<std::future<Candidate>> work;
@@ -157,7 +154,7 @@ Analysis analyze(const LowerSystem& s, const AnalysisOptions& o) {
   detail::add_predecessors(best.dag, s.lower, best.p, cores, kMinRange);
   a.plan = build_device_plan(s.lower, best.p, best.s, best.dag, s.reversed);
   a.partition = best.stats;
-  a.row_levels = row_levels.get();
+  a.row_levels = input.levels;
   a.internal_edges = best.dag.internal_edges;
   a.external_edges = best.dag.external_edges;
   a.total_slots = best.s.total_slots();

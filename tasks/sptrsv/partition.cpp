@@ -15,11 +15,6 @@ namespace apiary::sptrsv {
 
 namespace {
 
-index_t parent_count(const Csr<double>& l, index_t i) {
-  // Rows are sorted and the diagonal is the last entry of a lower row.
-  return l.row_length(i) - 1;
-}
-
 enum class Criterion { out_degree_descending, out_degree_ascending, index_ascending };
 
 // Sorts by the criterion, ties by ascending index. The out-degree orders compare packed
@@ -132,8 +127,8 @@ constexpr std::size_t kMinRangeVertices = std::size_t{1} << 16;  // chosen, not 
 
 // The visiting orders (PartitionInput::visit_order), made on first use. A component's
 // entries of `layered` and `sorted` are its range of comp_vertices, [comp_ptr[c],
-// comp_ptr[c + 1]), and the layering's scratch (`waiting`) is indexed by vertex, so
-// threads making different components' orders touch disjoint entries. The per-component
+// comp_ptr[c + 1]), so threads making different components' orders touch disjoint
+// entries. The per-component
 // flags are allocated with the first order (a matrix none of whose components is split
 // never pays for them).
 struct PartitionInput::Orders {
@@ -141,7 +136,6 @@ struct PartitionInput::Orders {
   std::unique_ptr<std::once_flag[]> layered_once;
   std::vector<index_t> layered;                    // frontiers one after the other, per component
   std::vector<std::vector<index_t>> frontier_ptr;  // per component: frontiers + 1 offsets, from 0
-  std::vector<index_t> waiting;                    // parents not yet layered, by vertex
   std::array<std::once_flag, kCriteria> sorted_allocated;
   std::array<std::unique_ptr<std::once_flag[]>, kCriteria> sorted_once;
   std::array<std::vector<index_t>, kCriteria> sorted;  // layered, each frontier sorted by the criterion
@@ -166,28 +160,21 @@ std::span<const index_t> PartitionInput::visit_order(index_t c, int criterion) c
     o.layered_once = std::make_unique<std::once_flag[]>(comps);
     o.layered.resize(n);
     o.frontier_ptr.resize(comps);
-    o.waiting.resize(n);
   });
   std::call_once(o.layered_once[cc], [&] {
-    index_t* out = o.layered.data() + base;
-    std::size_t end = 0;
-    for (std::size_t i = 0; i < size; ++i) {
-      const index_t v = comp_vertices[static_cast<std::size_t>(base) + i];
-      o.waiting[static_cast<std::size_t>(v)] = parent_count(lower, v);
-      if (o.waiting[static_cast<std::size_t>(v)] == 0) out[end++] = v;
-    }
+    // Kahn's frontiers (the roots, then the vertices whose parents are all in earlier
+    // frontiers) are the row levels: a counting sort of the component's vertices by level.
+    // The order inside a frontier does not matter, the sorts below are total.
+    const index_t* comp = comp_vertices.data() + base;
+    index_t top = 0;
+    for (std::size_t i = 0; i < size; ++i) top = std::max(top, level[static_cast<std::size_t>(comp[i])]);
     std::vector<index_t>& ptr = o.frontier_ptr[cc];
-    ptr.assign({0, static_cast<index_t>(end)});
-    for (std::size_t begin = 0; begin < end;) {
-      const std::size_t last = end;
-      for (std::size_t i = begin; i < last; ++i) {
-        const index_t v = out[i];
-        for (index_t e = child_ptr[v]; e < child_ptr[v + 1]; ++e)
-          if (--o.waiting[static_cast<std::size_t>(child[e])] == 0) out[end++] = child[e];
-      }
-      if (end > last) ptr.push_back(static_cast<index_t>(end));
-      begin = last;
-    }
+    ptr.assign(static_cast<std::size_t>(top) + 2, 0);
+    for (std::size_t i = 0; i < size; ++i) ++ptr[static_cast<std::size_t>(level[static_cast<std::size_t>(comp[i])]) + 1];
+    for (index_t f = 0; f <= top; ++f) ptr[f + 1] += ptr[f];
+    std::vector<index_t> fill(ptr.begin(), ptr.end() - 1);
+    index_t* out = o.layered.data() + base;
+    for (std::size_t i = 0; i < size; ++i) out[fill[level[static_cast<std::size_t>(comp[i])]]++] = comp[i];
   });
   std::call_once(o.sorted_allocated[k], [&] {
     o.sorted_once[k] = std::make_unique<std::once_flag[]>(comps);
@@ -248,10 +235,12 @@ void require_lower_with_diagonal(const Csr<double>& lower, const char* what) {
 PartitionInput::PartitionInput(const Csr<double>& l) : lower(l), orders_(std::make_unique<Orders>()) {
   require_lower_with_diagonal(lower, "sptrsv::partition");
   const index_t n = lower.rows;
-  // The components and the children lists are independent passes over L: the components
-  // beside the lists (analyze's serial head, before the candidates start).
+  // The components, the row levels and the children lists are independent passes over L:
+  // the first two beside the lists (analyze's serial head, before the candidates start).
   auto components_of = std::async(detail::beside_launch(lower.nnz()),
                                   [&] { return sparse::weakly_connected_components(lower); });
+  auto levels_of = std::async(detail::beside_launch(lower.nnz()),
+                              [&] { return sparse::level_sets(lower, sparse::Triangle::lower); });
   child_ptr.assign(static_cast<std::size_t>(n) + 1, 0);
   for (index_t i = 0; i < n; ++i)
     for (index_t k = lower.row_begin(i); k < lower.row_end(i); ++k)
@@ -263,6 +252,9 @@ PartitionInput::PartitionInput(const Csr<double>& l) : lower(l), orders_(std::ma
     for (index_t k = lower.row_begin(i); k < lower.row_end(i); ++k)
       if (lower.col[k] < i) child[next[lower.col[k]]++] = i;
 
+  sparse::LevelSets levels_found = levels_of.get();
+  level = std::move(levels_found.level);
+  levels = levels_found.count;
   const sparse::Components comps = components_of.get();
   components = comps.count;
   comp_ptr.assign(static_cast<std::size_t>(comps.count) + 1, 0);

@@ -69,12 +69,15 @@ struct PartitionInput {
   std::vector<index_t> comp_vertices;  // the vertices of each component, ascending
   std::vector<index_t> child_ptr;      // rows + 1 offsets into child
   std::vector<index_t> child;          // children of each vertex, ascending
+  std::vector<index_t> level;          // per vertex: its row level (longest path from a root)
+  index_t levels = 0;                  // row levels of L
 
   index_t children(index_t v) const { return child_ptr[v + 1] - child_ptr[v]; }
 
   // The order in which the splitting heuristic visits component c under sort criterion
   // `criterion` (0-2, partition.cpp): its frontiers one after the other (Kahn's
-  // layering: the roots, then the vertices whose parents are all in earlier frontiers),
+  // layering: the roots, then the vertices whose parents are all in earlier frontiers;
+  // frontier f is the component's vertices of row level f),
   // each sorted by the criterion; and the size of its first frontier (the roots). Which
   // vertex is in which frontier depends on the DAG only, not on n_max, so each order is
   // made once, on first use, and then shared by every candidate. Thread-safe.
