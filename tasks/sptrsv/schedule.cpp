@@ -49,29 +49,29 @@ Schedule detail::schedule_of_feasible(const Csr<double>& lower, const Partition&
   // visits the rows in partition order (a cache miss each) and runs in ranges of
   // sub-graphs of about equal vertex counts too; a zero diagonal is reported for the
   // first such row in partition order, as by one thread (for_each_range rethrows the
-  // first range's exception first).
+  // first range's exception first). The slots alone need only the positions: their
+  // counts are made absolute when the ranges are joined, and no row is read here.
   const auto subgraphs = static_cast<std::size_t>(p.parts);
   std::vector<std::size_t> first_edge(subgraphs + 1, 0);  // until the sum below: edges of g at g + 1
-  for_each_range(
-      balanced_ranges(subgraphs,
-                      range_count(static_cast<std::size_t>(n), min_range, subgraphs, std::max(threads, 1u)),
-                      [&](std::size_t g) { return p.part_ptr[g]; }),
-      [&](std::size_t, std::size_t g0, std::size_t g1) {
-        for (std::size_t g = g0; g < g1; ++g) {
-          std::size_t edges = 0;
-          for (index_t k = p.part_ptr[g]; k < p.part_ptr[g + 1]; ++k) {
-            const index_t v = p.vertices[k];
-            pos[v] = k;
-            const double diagonal = lower.val[lower.row_end(v) - 1];
-            if (diagonal == 0.0)
-              throw std::invalid_argument("sptrsv::build_schedule: zero diagonal at row " + std::to_string(v) +
-                                          " (0-based)");
-            if (all) s.diagonal[k] = diagonal;
-            edges += static_cast<std::size_t>(lower.row_length(v) - 1);
-          }
-          first_edge[g + 1] = edges;
-        }
-      });
+  const std::vector<std::size_t> vertex_ranges =
+      balanced_ranges(subgraphs, range_count(static_cast<std::size_t>(n), min_range, subgraphs, std::max(threads, 1u)),
+                      [&](std::size_t g) { return p.part_ptr[g]; });
+  for_each_range(vertex_ranges, [&](std::size_t, std::size_t g0, std::size_t g1) {
+    for (std::size_t g = g0; g < g1; ++g) {
+      std::size_t edges = 0;
+      for (index_t k = p.part_ptr[g]; k < p.part_ptr[g + 1]; ++k) {
+        const index_t v = p.vertices[k];
+        pos[v] = k;
+        if (!all) continue;
+        s.diagonal[k] = lower.val[lower.row_end(v) - 1];
+        if (s.diagonal[k] == 0.0)
+          throw std::invalid_argument("sptrsv::build_schedule: zero diagonal at row " + std::to_string(v) +
+                                      " (0-based)");
+        edges += static_cast<std::size_t>(lower.row_length(v) - 1);
+      }
+      first_edge[g + 1] = edges;
+    }
+  });
   for (std::size_t g = 0; g < subgraphs; ++g) first_edge[g + 1] += first_edge[g];
   const std::size_t all_edges = first_edge.back();
   if (all) {
@@ -129,10 +129,12 @@ Schedule detail::schedule_of_feasible(const Csr<double>& lower, const Partition&
     return std::pair{n_ext, n_int};
   };
 
-  // Slots only: edges counted per slot, nothing placed or divided.
+  // Slots only: edges counted per slot, nothing placed or divided; slot ends relative to
+  // the range's first edge.
   auto count_range = [&](index_t g0, index_t g1, Part& out) {
     std::vector<index_t> finished, external_count, internal_count;
     std::vector<std::pair<index_t, index_t>> incoming;
+    index_t end = 0;
     auto bump = [](std::vector<index_t>& count, index_t t) {
       if (static_cast<std::size_t>(t) >= count.size()) count.resize(static_cast<std::size_t>(t) + 1, 0);
       ++count[t];
@@ -143,7 +145,6 @@ Schedule detail::schedule_of_feasible(const Csr<double>& lower, const Partition&
       const auto [n_ext, n_int] = place(
           g, finished, incoming, [&](index_t t, index_t, index_t, double) { bump(external_count, t); },
           [&](index_t t, index_t, index_t, double) { bump(internal_count, t); });
-      auto end = static_cast<index_t>(first_edge[g]);
       for (index_t c : external_count) out.edge_ptr.push_back(end += c);
       for (index_t c : internal_count) out.edge_ptr.push_back(end += c);
       out.external_slots.push_back(n_ext);
@@ -213,10 +214,12 @@ Schedule detail::schedule_of_feasible(const Csr<double>& lower, const Partition&
     }
   };
 
-  // Ranges of about equal edge counts, at least min_range edges each.
+  // Ranges of about equal edge counts, at least min_range edges each (the slots alone: the
+  // vertex ranges, edge counts being unknown).
   const std::vector<std::size_t> range_begin =
-      balanced_ranges(subgraphs, range_count(all_edges, min_range, subgraphs, std::max(threads, 1u)),
-                      [&](std::size_t g) { return first_edge[g]; });
+      all ? balanced_ranges(subgraphs, range_count(all_edges, min_range, subgraphs, std::max(threads, 1u)),
+                            [&](std::size_t g) { return first_edge[g]; })
+          : vertex_ranges;
   std::vector<Part> parts(range_begin.size() - 1);
   for_each_range(range_begin, [&](std::size_t r, std::size_t g0, std::size_t g1) {
     if (!all)
@@ -234,7 +237,8 @@ Schedule detail::schedule_of_feasible(const Csr<double>& lower, const Partition&
       s.internal_slots.push_back(part.internal_slots[k]);
       s.slot_ptr.push_back(s.slot_ptr.back() + part.external_slots[k] + part.internal_slots[k]);
     }
-    s.edge_ptr.insert(s.edge_ptr.end(), part.edge_ptr.begin(), part.edge_ptr.end());
+    const index_t edge_base = all ? 0 : s.edge_ptr.back();  // a whole schedule's ends are absolute
+    for (index_t end : part.edge_ptr) s.edge_ptr.push_back(edge_base + end);
     const auto ready_base = static_cast<index_t>(s.ready.size());
     for (index_t end : part.ready_end) s.ready_ptr.push_back(ready_base + end);
     s.ready.insert(s.ready.end(), part.ready.begin(), part.ready.end());

@@ -71,15 +71,16 @@ Schedule build_schedule(const Csr<double>& lower, const Partition& p);
 namespace detail {
 // What schedule_of_feasible fills in: the whole schedule, or only the slots (subgraphs,
 // external_slots, internal_slots, slot_ptr, edge_ptr), as they would be in the whole
-// one: enough for slot_rounds and predicted_time. The analysis compares its candidate
+// one: enough for slot_rounds and predicted_time; no diagonal is read or checked. The
+// analysis (whose system was checked for zero diagonals already) compares its candidate
 // n_max by slots and places the edges of the chosen one only.
 enum class ScheduleContent { all, slots };
 
 // build_schedule without its checks of `lower` and the partition's feasibility, for a
-// partition that partition() made of this `lower` (the zero-diagonal check stays). With
-// threads > 1 it runs on up to that many threads, in ranges of sub-graphs of at least
-// min_range rows (the pass over the rows) or edges (the schedule) each; the result is
-// the same.
+// partition that partition() made of this `lower` (a whole schedule still checks for zero
+// diagonals). With threads > 1 it runs on up to that many threads, in ranges of
+// sub-graphs of at least min_range rows (the pass over the rows, and the slots alone) or
+// edges (the whole schedule) each; the result is the same.
 Schedule schedule_of_feasible(const Csr<double>& lower, const Partition& p, unsigned threads = 1,
                               std::size_t min_range = std::size_t{1} << 16,
                               ScheduleContent content = ScheduleContent::all);
