@@ -407,6 +407,30 @@ SubgraphDag subgraph_dag(const Csr<double>& lower, const Partition& p) {
   return detail::subgraph_dag_of_feasible(lower, p);
 }
 
+namespace {
+
+// Calls f(h) for every edge of L into sub-graph g from another sub-graph h; returns the
+// number of g's internal (off-diagonal) edges.
+template <class F>
+std::int64_t for_each_external_source(const Csr<double>& lower, const Partition& p, index_t g, F&& f) {
+  std::int64_t internal = 0;
+  for (index_t k = p.part_ptr[g]; k < p.part_ptr[g + 1]; ++k) {
+    const index_t i = p.vertices[k];
+    for (index_t e = lower.row_begin(i); e < lower.row_end(i); ++e) {
+      const index_t j = lower.col[e];
+      if (j >= i) continue;
+      const index_t h = p.part[j];
+      if (h == g)
+        ++internal;
+      else
+        f(h);
+    }
+  }
+  return internal;
+}
+
+}  // namespace
+
 SubgraphDag detail::subgraph_dag_of_feasible(const Csr<double>& lower, const Partition& p, DagContent content) {
   SubgraphDag d;
   d.subgraphs = p.parts;
@@ -414,20 +438,10 @@ SubgraphDag detail::subgraph_dag_of_feasible(const Csr<double>& lower, const Par
   for (index_t g = 0; g < p.parts; ++g) {
     // Feasibility puts every predecessor at a lower index, so its level is known.
     index_t level = 0;
-    for (index_t k = p.part_ptr[g]; k < p.part_ptr[g + 1]; ++k) {
-      const index_t i = p.vertices[k];
-      for (index_t e = lower.row_begin(i); e < lower.row_end(i); ++e) {
-        const index_t j = lower.col[e];
-        if (j >= i) continue;
-        const index_t h = p.part[j];
-        if (h == g) {
-          ++d.internal_edges;
-          continue;
-        }
-        ++d.external_edges;
-        level = std::max(level, d.level[h] + 1);
-      }
-    }
+    d.internal_edges += for_each_external_source(lower, p, g, [&](index_t h) {
+      ++d.external_edges;
+      level = std::max(level, d.level[h] + 1);
+    });
     d.level[g] = level;
     d.levels = std::max(d.levels, level + 1);
   }
@@ -459,18 +473,12 @@ void detail::add_predecessors(SubgraphDag& d, const Csr<double>& lower, const Pa
     std::vector<index_t> last_seen(parts, -1);
     for (auto g = static_cast<index_t>(g0); g < static_cast<index_t>(g1); ++g) {
       const std::size_t first = out.pred.size();
-      for (index_t k = p.part_ptr[g]; k < p.part_ptr[g + 1]; ++k) {
-        const index_t i = p.vertices[k];
-        for (index_t e = lower.row_begin(i); e < lower.row_end(i); ++e) {
-          const index_t j = lower.col[e];
-          if (j >= i) continue;
-          const index_t h = p.part[j];
-          if (h != g && last_seen[h] != g) {
-            last_seen[h] = g;
-            out.pred.push_back(h);
-          }
+      for_each_external_source(lower, p, g, [&](index_t h) {
+        if (last_seen[h] != g) {
+          last_seen[h] = g;
+          out.pred.push_back(h);
         }
-      }
+      });
       std::sort(out.pred.begin() + static_cast<std::ptrdiff_t>(first), out.pred.end());
       out.end.push_back(static_cast<index_t>(out.pred.size()));
     }
