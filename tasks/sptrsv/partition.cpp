@@ -128,9 +128,8 @@ constexpr std::size_t kMinRangeVertices = std::size_t{1} << 16;  // chosen, not 
 // The visiting orders (PartitionInput::visit_order), made on first use. A component's
 // entries of `layered` and `sorted` are its range of comp_vertices, [comp_ptr[c],
 // comp_ptr[c + 1]), so threads making different components' orders touch disjoint
-// entries. The per-component
-// flags are allocated with the first order (a matrix none of whose components is split
-// never pays for them).
+// entries. The per-component flags are allocated with the first order (a matrix none of
+// whose components is split never pays for them).
 struct PartitionInput::Orders {
   std::once_flag allocated;
   std::unique_ptr<std::once_flag[]> layered_once;

@@ -77,8 +77,8 @@ struct PartitionInput {
   // The order in which the splitting heuristic visits component c under sort criterion
   // `criterion` (0-2, partition.cpp): its frontiers one after the other (Kahn's
   // layering: the roots, then the vertices whose parents are all in earlier frontiers;
-  // frontier f is the component's vertices of row level f),
-  // each sorted by the criterion; and the size of its first frontier (the roots). Which
+  // frontier f holds the component's vertices of row level f), each sorted by the
+  // criterion; and the size of its first frontier (the roots). Which
   // vertex is in which frontier depends on the DAG only, not on n_max, so each order is
   // made once, on first use, and then shared by every candidate. Thread-safe.
   std::span<const index_t> visit_order(index_t c, int criterion) const;
