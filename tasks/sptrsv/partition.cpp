@@ -36,24 +36,24 @@ void sort_by(std::span<index_t> v, Criterion c, const PartitionInput& in, std::v
   for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<index_t>(keys[i] & 0xffffffffu);
 }
 
-// The splitting heuristic (the paper's Alg. 3 with Alg. 2) on one component. Scratch
-// arrays are indexed by global vertex and only the component's entries are touched, so
-// a run costs O(component vertices + edges), not O(n).
+// The splitting heuristic (the paper's Alg. 3 with Alg. 2) on one component. Its
+// scratch is indexed by position in the component's visiting order, so a run costs
+// O(component vertices + edges), not O(n).
 //
 // The heuristic visits the component frontier by frontier: the roots, then the vertices
 // whose parents are all in earlier frontiers (Kahn's layering), each frontier sorted by
 // the criterion. Which vertex lands in which frontier depends on the DAG only, not on
 // where earlier vertices were placed nor on n_max; so the visiting order of every
 // attempt with one criterion, in every n_max candidate, is the same: PartitionInput
-// makes it once and shares it (visit_order), and an attempt only places vertices. Runs
+// makes it once and shares it (visit_order, with each vertex's parents as positions in
+// it: visit_parents), and an attempt only places vertices. Runs
 // that also counted down parents and sorted each frontier made analyze take 104-109
 // instead of 66-75 ms on nh2010 (2-core machine, session 26); orders made once per
 // candidate instead of once per input took a third of each candidate's partition
 // (poisson3d:100, session 27).
 class Splitter {
  public:
-  Splitter(const PartitionInput& in, index_t n_max)
-      : l_(in.lower), in_(in), n_max_(n_max), local_(static_cast<std::size_t>(in.lower.rows), -1) {}
+  Splitter(const PartitionInput& in, index_t n_max) : in_(in), n_max_(n_max) {}
 
   void set_component(index_t c) { component_ = c; }
 
@@ -62,23 +62,29 @@ class Splitter {
   bool run(index_t n_split, index_t n_init, Criterion criterion, bool bounded) {
     sizes_.assign(static_cast<std::size_t>(n_split), 0);
     past_full_.assign(static_cast<std::size_t>(n_split), 0);
-    const std::span<const index_t> visit = in_.visit_order(component_, static_cast<int>(criterion));
+    criterion_ = static_cast<int>(criterion);
+    const std::size_t size = in_.visit_order(component_, criterion_).size();
+    const PartitionInput::Parents parents = in_.visit_parents(component_, criterion_);
+    local_.assign(size, -1);  // by position in the visiting order
     const auto roots = static_cast<std::size_t>(in_.roots(component_));
     // Roots are dealt round-robin over the first n_init sub-graphs, so that independent
     // subtrees can start in different sub-graphs of the first sub-graph level.
     for (std::size_t r = 0; r < roots; ++r)
-      if (!associate(visit[r], static_cast<index_t>(r % static_cast<std::size_t>(n_init)), bounded)) return false;
-    for (std::size_t k = roots; k < visit.size(); ++k) {
-      const index_t v = visit[k];
+      if (!associate(r, static_cast<index_t>(r % static_cast<std::size_t>(n_init)), bounded)) return false;
+    for (std::size_t q = roots; q < size; ++q) {
       index_t highest = 0;
-      for (index_t e = l_.row_begin(v); e < l_.row_end(v); ++e)
-        if (l_.col[e] < v) highest = std::max(highest, local_[l_.col[e]]);
-      if (!associate(v, highest, bounded)) return false;
+      for (index_t e = parents.ptr[q]; e < parents.ptr[q + 1]; ++e) highest = std::max(highest, local_[parents.of[e]]);
+      if (!associate(q, highest, bounded)) return false;
     }
     return true;  // a DAG is exhausted from its roots, so every vertex is placed
   }
 
-  index_t local(index_t v) const { return local_[v]; }
+  // part[v] = global[the local sub-graph of v] for every vertex v of the component, after
+  // a run that succeeded.
+  void assign(std::vector<index_t>& part, const std::vector<index_t>& global) const {
+    const std::span<const index_t> visit = in_.visit_order(component_, criterion_);
+    for (std::size_t q = 0; q < visit.size(); ++q) part[visit[q]] = global[local_[q]];
+  }
   const std::vector<index_t>& sizes() const { return sizes_; }
 
  private:
@@ -98,8 +104,8 @@ class Splitter {
     return k;
   }
 
-  // Alg. 2: the first sub-graph at or after `from` with room.
-  bool associate(index_t v, index_t from, bool bounded) {
+  // Alg. 2: the first sub-graph at or after `from` with room, for the vertex at position q.
+  bool associate(std::size_t q, index_t from, bool bounded) {
     const std::size_t k = first_with_room(static_cast<std::size_t>(from));
     if (k == sizes_.size()) {
       if (bounded) return false;
@@ -107,14 +113,14 @@ class Splitter {
       past_full_.push_back(0);
     }
     if (++sizes_[k] == n_max_) past_full_[k] = k + 1;
-    local_[v] = static_cast<index_t>(k);
+    local_[q] = static_cast<index_t>(k);
     return true;
   }
 
-  const Csr<double>& l_;
   const PartitionInput& in_;
   index_t n_max_;
   index_t component_ = -1;
+  int criterion_ = 0;
   std::vector<index_t> local_;
   std::vector<index_t> sizes_;
   std::vector<std::size_t> past_full_;  // for a full sub-graph: a later one, every one between full
@@ -138,6 +144,11 @@ struct PartitionInput::Orders {
   std::array<std::once_flag, kCriteria> sorted_allocated;
   std::array<std::unique_ptr<std::once_flag[]>, kCriteria> sorted_once;
   std::array<std::vector<index_t>, kCriteria> sorted;  // layered, each frontier sorted by the criterion
+  // Per criterion and component: the parents of each vertex of the sorted order as
+  // positions in it (parent_ptr: size + 1 offsets from 0), and the positions by vertex
+  // (scratch while they are made).
+  std::array<std::vector<std::vector<index_t>>, kCriteria> parent_ptr, parents;
+  std::array<std::vector<index_t>, kCriteria> position;
 };
 
 PartitionInput::~PartitionInput() = default;
@@ -178,27 +189,59 @@ std::span<const index_t> PartitionInput::visit_order(index_t c, int criterion) c
   std::call_once(o.sorted_allocated[k], [&] {
     o.sorted_once[k] = std::make_unique<std::once_flag[]>(comps);
     o.sorted[k].resize(n);
+    o.parent_ptr[k].resize(comps);
+    o.parents[k].resize(comps);
+    o.position[k].resize(n);
   });
   std::call_once(o.sorted_once[k][cc], [&] {
     index_t* out = o.sorted[k].data() + base;
     std::copy_n(o.layered.data() + base, size, out);
     const std::vector<index_t>& ptr = o.frontier_ptr[cc];
+    index_t* position = o.position[k].data();
+    std::vector<index_t>& parent_ptr = o.parent_ptr[k][cc];
+    parent_ptr.assign(size + 1, 0);
+    // Each frontier sorted, then its vertices' positions and parent counts noted.
     auto sort_frontiers = [&](std::size_t f0, std::size_t f1) {
       std::vector<std::uint64_t> keys;
-      for (std::size_t f = f0; f < f1; ++f)
+      for (std::size_t f = f0; f < f1; ++f) {
         sort_by(std::span<index_t>(out + ptr[f], static_cast<std::size_t>(ptr[f + 1] - ptr[f])),
                 static_cast<Criterion>(criterion), *this, keys);
+        for (auto q = static_cast<std::size_t>(ptr[f]); q < static_cast<std::size_t>(ptr[f + 1]); ++q) {
+          position[out[q]] = static_cast<index_t>(q);
+          parent_ptr[q + 1] = lower.row_length(out[q]) - 1;  // the diagonal is a row's last entry
+        }
+      }
     };
-    // The frontiers of a large component are sorted on several threads, in ranges of
+    // The parents of each vertex as positions: every candidate's attempts then read them
+    // in visiting order, one after the other, where reading the rows of vertices visited
+    // in degree order (and the sub-graphs of their parents by vertex) was a cache miss each.
+    std::vector<index_t>& parents = o.parents[k][cc];
+    auto list_parents = [&](std::size_t f0, std::size_t f1) {
+      for (auto q = static_cast<std::size_t>(ptr[f0]); q < static_cast<std::size_t>(ptr[f1]); ++q) {
+        index_t at = parent_ptr[q];
+        for (index_t e = lower.row_begin(out[q]); e < lower.row_end(out[q]) - 1; ++e) parents[at++] = position[lower.col[e]];
+      }
+    };
+    // The frontiers of a large component are handled on several threads, in ranges of
     // about equal vertex counts: a mesh in natural order is one component, and its order
     // was the longest serial step of every candidate's partition.
     const std::size_t frontiers = ptr.size() - 1;
-    detail::for_each_range(
+    const std::vector<std::size_t> ranges =
         detail::balanced_ranges(frontiers, detail::range_count(size, kMinRangeVertices, frontiers),
-                                [&](std::size_t f) { return ptr[f]; }),
-        [&](std::size_t, std::size_t f0, std::size_t f1) { sort_frontiers(f0, f1); });
+                                [&](std::size_t f) { return ptr[f]; });
+    detail::for_each_range(ranges, [&](std::size_t, std::size_t f0, std::size_t f1) { sort_frontiers(f0, f1); });
+    for (std::size_t q = 0; q < size; ++q) parent_ptr[q + 1] += parent_ptr[q];
+    parents.resize(static_cast<std::size_t>(parent_ptr[size]));
+    detail::for_each_range(ranges, [&](std::size_t, std::size_t f0, std::size_t f1) { list_parents(f0, f1); });
   });
   return {o.sorted[k].data() + base, size};
+}
+
+PartitionInput::Parents PartitionInput::visit_parents(index_t c, int criterion) const {
+  visit_order(c, criterion);
+  const auto cc = static_cast<std::size_t>(c);
+  const auto k = static_cast<std::size_t>(criterion);
+  return {orders_->parent_ptr[k][cc], orders_->parents[k][cc]};
 }
 
 void PartitionInput::prepare_orders(index_t n_min) const {
@@ -334,7 +377,7 @@ Partition partition(const PartitionInput& in, index_t n_max, PartitionStats* sta
         global[k] = next_id++;
         ++st.split_subgraphs;
       }
-    for (index_t v : comp) p.part[v] = global[splitter.local(v)];
+    splitter.assign(p.part, global);
   }
 
   p.parts = next_id;

@@ -83,6 +83,13 @@ struct PartitionInput {
   // made once, on first use, and then shared by every candidate. Thread-safe.
   std::span<const index_t> visit_order(index_t c, int criterion) const;
   index_t roots(index_t c) const;
+  // The parents of each vertex of that order, as positions in it: those of the vertex at
+  // position q are of[ptr[q]], ..., of[ptr[q + 1] - 1]. Made with the order.
+  struct Parents {
+    std::span<const index_t> ptr;
+    std::span<const index_t> of;
+  };
+  Parents visit_parents(index_t c, int criterion) const;
   // Makes the first criterion's orders of every component of more than n_min vertices
   // now, on several threads (analyze, before its candidates, which would otherwise all
   // wait for the one making the order of the component they reach first).

@@ -307,6 +307,38 @@ TEST(PartitionProperty, SharedInputGivesTheSamePartitionForEveryNmax) {
   EXPECT_THROW(PartitionInput(apiary::sparse::poisson2d<double>(3, 3)), std::invalid_argument);
 }
 
+// The splitting heuristic reads each vertex's parents as positions in the visiting
+// order: they must be exactly the vertex's parents, each visited before it.
+TEST(PartitionProperty, VisitParentsArePositionsOfEachVertexsParents) {
+  for (const Csr<double>& l : {apiary::sparse::block_diagonal_lower<double>(6, 300, 0.02, 3),
+                               apiary::sparse::lower_triangle(apiary::sparse::poisson2d<double>(30, 20),
+                                                              apiary::sparse::Diagonal::keep),
+                               chain(50)}) {
+    const PartitionInput in(l);
+    for (index_t c = 0; c < in.components; ++c)
+      for (int criterion = 0; criterion < 3; ++criterion) {
+        SCOPED_TRACE("rows " + std::to_string(l.rows) + ", component " + std::to_string(c) + ", criterion " +
+                     std::to_string(criterion));
+        const auto order = in.visit_order(c, criterion);
+        const PartitionInput::Parents parents = in.visit_parents(c, criterion);
+        ASSERT_EQ(parents.ptr.size(), order.size() + 1);
+        ASSERT_EQ(parents.ptr[0], 0);
+        for (std::size_t q = 0; q < order.size(); ++q) {
+          std::vector<index_t> listed, expected;
+          for (index_t e = parents.ptr[q]; e < parents.ptr[q + 1]; ++e) {
+            ASSERT_LT(static_cast<std::size_t>(parents.of[e]), q) << "a parent visited after its child";
+            listed.push_back(order[parents.of[e]]);
+          }
+          const index_t v = order[q];
+          for (index_t e = l.row_begin(v); e < l.row_end(v); ++e)
+            if (l.col[e] < v) expected.push_back(l.col[e]);
+          std::sort(listed.begin(), listed.end());
+          EXPECT_EQ(listed, expected) << "vertex " << v;
+        }
+      }
+  }
+}
+
 // analyze's candidates partition one shared input on several threads at once, after
 // prepare_orders has made the first criterion's orders: each must still get what a fresh
 // partition of the matrix gives (the orders are made once, on first use, and shared).
