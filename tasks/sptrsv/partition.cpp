@@ -46,11 +46,10 @@ void sort_by(std::span<index_t> v, Criterion c, const PartitionInput& in, std::v
 // where earlier vertices were placed nor on n_max; so the visiting order of every
 // attempt with one criterion, in every n_max candidate, is the same: PartitionInput
 // makes it once and shares it (visit_order, with each vertex's parents as positions in
-// it: visit_parents), and an attempt only places vertices. Runs
-// that also counted down parents and sorted each frontier made analyze take 104-109
-// instead of 66-75 ms on nh2010 (2-core machine, session 26); orders made once per
-// candidate instead of once per input took a third of each candidate's partition
-// (poisson3d:100, session 27).
+// it: visit_parents), and an attempt only places vertices. Runs that also counted down
+// parents and sorted each frontier made analyze take 104-109 instead of 66-75 ms on
+// nh2010 (2-core machine, session 26); orders made once per candidate instead of once
+// per input took a third of each candidate's partition (poisson3d:100, session 27).
 class Splitter {
  public:
   Splitter(const PartitionInput& in, index_t n_max) : in_(in), n_max_(n_max) {}
