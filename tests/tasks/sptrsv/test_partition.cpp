@@ -284,13 +284,17 @@ TEST(PartitionProperty, RandomDagsAreFeasible) {
       [](const Csr<double>& l, index_t n_max, const std::string& label) { expect_valid(l, n_max, label); });
 }
 
+// Several components, a mesh, a chain: the inputs of the shared-input tests.
+std::vector<Csr<double>> shared_input_cases() {
+  return {apiary::sparse::block_diagonal_lower<double>(6, 300, 0.02, 3),
+          apiary::sparse::lower_triangle(apiary::sparse::poisson2d<double>(30, 20), apiary::sparse::Diagonal::keep),
+          chain(50)};
+}
+
 // analyze partitions one input for every n_max candidate: a shared PartitionInput must
 // give what a fresh partition of the matrix gives, for every n_max in turn.
 TEST(PartitionProperty, SharedInputGivesTheSamePartitionForEveryNmax) {
-  for (const Csr<double>& l : {apiary::sparse::block_diagonal_lower<double>(6, 300, 0.02, 3),
-                               apiary::sparse::lower_triangle(apiary::sparse::poisson2d<double>(30, 20),
-                                                              apiary::sparse::Diagonal::keep),
-                               chain(50)}) {
+  for (const Csr<double>& l : shared_input_cases()) {
     const PartitionInput in(l);
     for (index_t n_max : {1, 7, 32, 64, 1000, 64, 7}) {
       SCOPED_TRACE("rows " + std::to_string(l.rows) + ", n_max " + std::to_string(n_max));
@@ -313,10 +317,7 @@ TEST(PartitionProperty, SharedInputGivesTheSamePartitionForEveryNmax) {
 // The splitting heuristic reads each vertex's parents as positions in the visiting
 // order: they must be exactly the vertex's parents, each visited before it.
 TEST(PartitionProperty, VisitParentsArePositionsOfEachVertexsParents) {
-  for (const Csr<double>& l : {apiary::sparse::block_diagonal_lower<double>(6, 300, 0.02, 3),
-                               apiary::sparse::lower_triangle(apiary::sparse::poisson2d<double>(30, 20),
-                                                              apiary::sparse::Diagonal::keep),
-                               chain(50)}) {
+  for (const Csr<double>& l : shared_input_cases()) {
     const PartitionInput in(l);
     for (index_t c = 0; c < in.components; ++c)
       for (int criterion = 0; criterion < 3; ++criterion) {
