@@ -86,7 +86,7 @@ Schedule detail::schedule_of_feasible(const Csr<double>& lower, const Partition&
   // slot) and its other arrays into a Part, joined in order afterwards.
   struct Part {
     std::vector<index_t> external_slots, internal_slots;
-    std::vector<index_t> edge_ptr;      // ends of the slots' edges, absolute
+    std::vector<index_t> edge_ptr;  // ends of the slots' edges: absolute, or from the range's first (slots alone)
     std::vector<index_t> ready, ready_end;  // ready_end: per sub-graph, into ready
     std::vector<index_t> division, division_ptr;  // division_ptr: per slot, into division
     // With levels: each sub-graph's distinct source sub-graphs (in the order met), and

@@ -49,7 +49,7 @@ DeviceBuffer<Edge<Real>> packed_edges(const DevicePlan& plan) {
   constexpr unsigned kThreads = 256;
   const auto blocks = static_cast<unsigned>(std::min<std::size_t>((count + kThreads) / kThreads, 4096));
   pack_edges_kernel<Real><<<blocks, kThreads>>>(source.data(), target.data(), value.data(), count, edges.data());
-  APIARY_CUDA_CHECK(cudaGetLastError());
+  APIARY_CUDA_CHECK_LAUNCH();
   APIARY_CUDA_CHECK(cudaStreamSynchronize(nullptr));  // before the inputs are freed
   return edges;
 }
