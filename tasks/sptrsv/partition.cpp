@@ -472,7 +472,7 @@ std::int64_t for_each_external_source(const Csr<double>& lower, const Partition&
 
 }  // namespace
 
-SubgraphDag detail::subgraph_dag_of_feasible(const Csr<double>& lower, const Partition& p) {
+SubgraphDag detail::subgraph_dag_of_feasible(const Csr<double>& lower, const Partition& p, DagContent content) {
   SubgraphDag d;
   d.subgraphs = p.parts;
   d.level.assign(static_cast<std::size_t>(p.parts), 0);
@@ -484,21 +484,16 @@ SubgraphDag detail::subgraph_dag_of_feasible(const Csr<double>& lower, const Par
       level = std::max(level, d.level[h] + 1);
     });
     d.level[g] = level;
+    d.levels = std::max(d.levels, level + 1);
   }
-  finish_levels(d);
-  add_predecessors(d, lower, p);
-  return d;
-}
-
-void detail::finish_levels(SubgraphDag& d) {
-  d.levels = 0;
-  for (index_t g = 0; g < d.subgraphs; ++g) d.levels = std::max(d.levels, d.level[g] + 1);
   d.level_ptr.assign(static_cast<std::size_t>(d.levels) + 1, 0);
-  for (index_t g = 0; g < d.subgraphs; ++g) ++d.level_ptr[d.level[g] + 1];
+  for (index_t g = 0; g < p.parts; ++g) ++d.level_ptr[d.level[g] + 1];
   for (index_t l = 0; l < d.levels; ++l) d.level_ptr[l + 1] += d.level_ptr[l];
-  d.order.resize(static_cast<std::size_t>(d.subgraphs));
+  d.order.resize(static_cast<std::size_t>(p.parts));
   std::vector<index_t> fill(d.level_ptr.begin(), d.level_ptr.end() - 1);
-  for (index_t g = 0; g < d.subgraphs; ++g) d.order[fill[d.level[g]]++] = g;
+  for (index_t g = 0; g < p.parts; ++g) d.order[fill[d.level[g]]++] = g;
+  if (content == DagContent::all) add_predecessors(d, lower, p);
+  return d;
 }
 
 void detail::add_predecessors(SubgraphDag& d, const Csr<double>& lower, const Partition& p, unsigned threads,

@@ -133,17 +133,20 @@ struct SubgraphDag {
 SubgraphDag subgraph_dag(const Csr<double>& lower, const Partition& p);
 
 namespace detail {
+// What subgraph_dag_of_feasible fills in: the whole DAG, or all but the predecessor
+// lists (pred_ptr stays {0}, pred empty): the levels the model compares analyze's
+// candidates by, without gathering, sorting and de-duplicating each sub-graph's
+// predecessors (most of the DAG's time where sub-graphs are small).
+enum class DagContent { all, levels };
+
 // subgraph_dag without the feasibility check, for a partition that partition() made of
 // this `lower` (analyze: the check is a pass over every edge, per n_max candidate).
-SubgraphDag subgraph_dag_of_feasible(const Csr<double>& lower, const Partition& p);
+SubgraphDag subgraph_dag_of_feasible(const Csr<double>& lower, const Partition& p,
+                                     DagContent content = DagContent::all);
 
-// Given d.level (every sub-graph's level), fills in d.levels, d.level_ptr and d.order.
-void finish_levels(SubgraphDag& d);
-
-// Fills in the predecessor lists of a DAG that has all but them (the levels analyze's
-// candidates are compared by: schedule_of_feasible's slots pass makes them), on up to
-// `threads` threads in ranges of sub-graphs of at least min_range vertices each; the
-// result is the same.
+// Fills in the predecessor lists of a DAG made with DagContent::levels (analyze, for its
+// chosen candidate), on up to `threads` threads in ranges of sub-graphs of at least
+// min_range vertices each; the result is the same.
 void add_predecessors(SubgraphDag& d, const Csr<double>& lower, const Partition& p, unsigned threads = 1,
                       std::size_t min_range = std::size_t{1} << 16);
 }  // namespace detail

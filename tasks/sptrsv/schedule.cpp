@@ -37,10 +37,9 @@ Schedule build_schedule(const Csr<double>& lower, const Partition& p) {
 }
 
 Schedule detail::schedule_of_feasible(const Csr<double>& lower, const Partition& p, unsigned threads,
-                                      std::size_t min_range, ScheduleContent content, SubgraphDag* levels) {
+                                      std::size_t min_range, ScheduleContent content) {
   const index_t n = lower.rows;
   const bool all = content == ScheduleContent::all;
-  if (all) levels = nullptr;
   Schedule s;
   s.subgraphs = p.parts;
   std::vector<index_t> pos(static_cast<std::size_t>(n));
@@ -89,15 +88,11 @@ Schedule detail::schedule_of_feasible(const Csr<double>& lower, const Partition&
     std::vector<index_t> edge_ptr;  // ends of the slots' edges: absolute, or from the range's first (slots alone)
     std::vector<index_t> ready, ready_end;  // ready_end: per sub-graph, into ready
     std::vector<index_t> division, division_ptr;  // division_ptr: per slot, into division
-    // With levels: each sub-graph's distinct source sub-graphs (in the order met), and
-    // the edge counts.
-    std::vector<index_t> sources, sources_end;  // sources_end: per sub-graph, into sources
-    std::int64_t internal = 0, external = 0;
   };
   // Places the incoming edges of sub-graph g's vertices into slots: on_external(slot,
-  // source, target, value, column) for an external edge, on_internal(t, source, target,
-  // value) for an internal edge in internal slot t (sources as the Schedule stores them).
-  // Leaves each local vertex's division slot in `finished` and returns {n'_slots, n_slots}.
+  // source, target, value) for an external edge, on_internal(t, source, target, value)
+  // for an internal edge in internal slot t (sources as the Schedule stores them). Leaves
+  // each local vertex's division slot in `finished` and returns {n'_slots, n_slots}.
   auto place = [&](index_t g, std::vector<index_t>& finished, std::vector<std::pair<index_t, index_t>>& incoming,
                    auto&& on_external, auto&& on_internal) {
     const index_t base = p.part_ptr[g];
@@ -115,7 +110,7 @@ Schedule detail::schedule_of_feasible(const Csr<double>& lower, const Partition&
         if (k < base)
           // External sources are final before the task starts, so only the conflict rule
           // applies and a vertex's k-th external edge can always take slot k.
-          on_external(next_ext++, k, l, lower.val[e], lower.col[e]);
+          on_external(next_ext++, k, l, lower.val[e]);
         else
           incoming.emplace_back(finished[k - base] + 1, e);
       }
@@ -135,11 +130,10 @@ Schedule detail::schedule_of_feasible(const Csr<double>& lower, const Partition&
   };
 
   // Slots only: edges counted per slot, nothing placed or divided; slot ends relative to
-  // the range's first edge. With levels, also each sub-graph's source sub-graphs.
+  // the range's first edge.
   auto count_range = [&](index_t g0, index_t g1, Part& out) {
     std::vector<index_t> finished, external_count, internal_count;
     std::vector<std::pair<index_t, index_t>> incoming;
-    std::vector<index_t> last_seen(levels ? subgraphs : 0, -1);  // by source sub-graph: the last g it fed
     index_t end = 0;
     auto bump = [](std::vector<index_t>& count, index_t t) {
       if (static_cast<std::size_t>(t) >= count.size()) count.resize(static_cast<std::size_t>(t) + 1, 0);
@@ -149,28 +143,12 @@ Schedule detail::schedule_of_feasible(const Csr<double>& lower, const Partition&
       external_count.clear();
       internal_count.clear();
       const auto [n_ext, n_int] = place(
-          g, finished, incoming,
-          [&](index_t t, index_t, index_t, double, index_t column) {
-            bump(external_count, t);
-            if (!levels) return;
-            const index_t h = p.part[column];
-            if (last_seen[h] != g) {
-              last_seen[h] = g;
-              out.sources.push_back(h);
-            }
-          },
+          g, finished, incoming, [&](index_t t, index_t, index_t, double) { bump(external_count, t); },
           [&](index_t t, index_t, index_t, double) { bump(internal_count, t); });
-      for (index_t c : external_count) {
-        out.edge_ptr.push_back(end += c);
-        out.external += c;
-      }
-      for (index_t c : internal_count) {
-        out.edge_ptr.push_back(end += c);
-        out.internal += c;
-      }
+      for (index_t c : external_count) out.edge_ptr.push_back(end += c);
+      for (index_t c : internal_count) out.edge_ptr.push_back(end += c);
       out.external_slots.push_back(n_ext);
       out.internal_slots.push_back(n_int);
-      out.sources_end.push_back(static_cast<index_t>(out.sources.size()));
     }
   };
 
@@ -190,7 +168,7 @@ Schedule detail::schedule_of_feasible(const Csr<double>& lower, const Partition&
       // Internal slots are stored as -1 - t until n_ext is known.
       const auto [n_ext, n_int] = place(
           g, finished, incoming,
-          [&](index_t t, index_t source, index_t target, double value, index_t) {
+          [&](index_t t, index_t source, index_t target, double value) {
             placed.push_back({t, source, target, value});
           },
           [&](index_t t, index_t source, index_t target, double value) {
@@ -267,27 +245,6 @@ Schedule detail::schedule_of_feasible(const Csr<double>& lower, const Partition&
     const auto division_base = static_cast<index_t>(s.division.size());
     for (index_t d : part.division_ptr) s.division_ptr.push_back(division_base + d);
     s.division.insert(s.division.end(), part.division.begin(), part.division.end());
-  }
-  if (levels) {
-    // Sub-graph levels from the sources, in sub-graph order: feasibility puts every source
-    // at a lower index, so its level is known.
-    SubgraphDag& d = *levels;
-    d = SubgraphDag{};
-    d.subgraphs = p.parts;
-    d.level.assign(subgraphs, 0);
-    index_t g = 0;
-    for (const Part& part : parts) {
-      index_t begin = 0;
-      for (index_t end : part.sources_end) {
-        index_t level = 0;
-        for (index_t k = begin; k < end; ++k) level = std::max(level, d.level[part.sources[k]] + 1);
-        d.level[g++] = level;
-        begin = end;
-      }
-      d.internal_edges += part.internal;
-      d.external_edges += part.external;
-    }
-    finish_levels(d);
   }
   return s;
 }

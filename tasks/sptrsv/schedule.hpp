@@ -73,8 +73,7 @@ namespace detail {
 // external_slots, internal_slots, slot_ptr, edge_ptr), as they would be in the whole
 // one: enough for slot_rounds and predicted_time; no diagonal is read or checked. The
 // analysis (whose system was checked for zero diagonals already) compares its candidate
-// n_max by slots and the sub-graph DAG's levels, and places the edges of the chosen one
-// only.
+// n_max by slots and places the edges of the chosen one only.
 enum class ScheduleContent { all, slots };
 
 // build_schedule without its checks of `lower` and the partition's feasibility, for a
@@ -82,12 +81,9 @@ enum class ScheduleContent { all, slots };
 // diagonals). With threads > 1 it runs on up to that many threads, in ranges of
 // sub-graphs of at least min_range rows (the pass over the rows, and the slots alone) or
 // edges (the whole schedule) each; the result is the same.
-// With the slots alone and `levels` given, the same pass over the edges also makes the
-// sub-graph DAG of the partition without its predecessor lists (pred_ptr {0}, pred
-// empty; add_predecessors completes it) into *levels.
 Schedule schedule_of_feasible(const Csr<double>& lower, const Partition& p, unsigned threads = 1,
                               std::size_t min_range = std::size_t{1} << 16,
-                              ScheduleContent content = ScheduleContent::all, SubgraphDag* levels = nullptr);
+                              ScheduleContent content = ScheduleContent::all);
 }  // namespace detail
 
 // "" when the schedule is consistent with the partition, rules (a)-(c) hold, every

@@ -15,7 +15,6 @@
 #include "sparse/generators.hpp"
 #include "sparse/transform.hpp"
 #include "tasks/sptrsv/partition.hpp"
-#include "tasks/sptrsv/schedule.hpp"
 #include "tests/tasks/sptrsv/dag_cases.hpp"
 #include "tests/tasks/sptrsv/solve_cases.hpp"
 
@@ -79,10 +78,8 @@ void expect_valid(const Csr<double>& l, index_t n_max, const std::string& label)
   }
   for (index_t lv = 0; lv < d.levels; ++lv) EXPECT_GT(d.level_ptr[lv + 1], d.level_ptr[lv]);
 
-  // The levels alone (what analyze compares its candidates by, made by the pass over the
-  // edges that counts the schedule's slots, here on up to 3 threads) are the whole DAG's.
-  SubgraphDag levels;
-  detail::schedule_of_feasible(l, p, 3, 1, detail::ScheduleContent::slots, &levels);
+  // The levels alone (what analyze compares its candidates by) are the whole DAG's.
+  const SubgraphDag levels = detail::subgraph_dag_of_feasible(l, p, detail::DagContent::levels);
   EXPECT_EQ(levels.subgraphs, d.subgraphs);
   EXPECT_EQ(levels.level, d.level);
   EXPECT_EQ(levels.levels, d.levels);
