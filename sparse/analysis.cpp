@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <future>
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "sparse/union_find.hpp"
 
@@ -40,11 +43,11 @@ index_t LevelSets::max_width() const {
 }
 
 template <class T>
-LevelSets level_sets(const Csr<T>& a, Triangle t) {
+index_t row_levels(const Csr<T>& a, Triangle t, std::vector<index_t>& level) {
   require_square(a, "level_sets");
   const index_t n = a.rows;
-  LevelSets out;
-  out.level.assign(static_cast<std::size_t>(n), 0);
+  level.assign(static_cast<std::size_t>(n), 0);
+  index_t count = 0;
   // Each row's dependencies are already final when it is visited: lower rows depend on
   // smaller indices, upper rows on larger ones.
   const bool lower = t == Triangle::lower;
@@ -53,12 +56,19 @@ LevelSets level_sets(const Csr<T>& a, Triangle t) {
     index_t lv = 0;
     for (index_t k = a.row_begin(i); k < a.row_end(i); ++k) {
       const index_t j = a.col[k];
-      if (lower ? j < i : j > i) lv = std::max(lv, out.level[j] + 1);
+      if (lower ? j < i : j > i) lv = std::max(lv, level[j] + 1);
     }
-    out.level[i] = lv;
-    out.count = std::max(out.count, lv + 1);
+    level[i] = lv;
+    count = std::max(count, lv + 1);
   }
+  return count;
+}
 
+template <class T>
+LevelSets level_sets(const Csr<T>& a, Triangle t) {
+  LevelSets out;
+  out.count = row_levels(a, t, out.level);
+  const index_t n = a.rows;
   out.size.assign(static_cast<std::size_t>(out.count), 0);
   for (index_t lv : out.level) ++out.size[lv];
   out.level_ptr.assign(static_cast<std::size_t>(out.count) + 1, 0);
@@ -70,14 +80,33 @@ LevelSets level_sets(const Csr<T>& a, Triangle t) {
 }
 
 template <class T>
-Components weakly_connected_components(const Csr<T>& a) {
+Components weakly_connected_components(const Csr<T>& a, unsigned threads) {
   require_square(a, "weakly_connected_components");
   const index_t n = a.rows;
-  // Union-find sees each stored entry once, so A^T never has to be built.
+  // Union-find sees each stored entry once, so A^T never has to be built. With several
+  // threads, each unites the entries of a range of rows of about equal entry counts
+  // (at least 2^16 each, below which a thread's start costs more than its share).
   MinRootForest forest(n);
-  for (index_t i = 0; i < n; ++i)
-    for (index_t k = a.row_begin(i); k < a.row_end(i); ++k)
-      if (a.col[k] != i) forest.unite(i, a.col[k]);
+  auto unite_rows = [&](index_t r0, index_t r1) {
+    for (index_t i = r0; i < r1; ++i)
+      for (index_t k = a.row_begin(i); k < a.row_end(i); ++k)
+        if (a.col[k] != i) forest.unite(i, a.col[k]);
+  };
+  const std::size_t entries = a.nnz();
+  const auto ranges = static_cast<index_t>(
+      std::clamp<std::size_t>(entries >> 16, 1, std::max(1u, threads == 0 ? std::thread::hardware_concurrency() : threads)));
+  std::vector<std::future<void>> work;
+  index_t r0 = 0;
+  for (index_t r = 0; r < ranges; ++r) {
+    // The first row whose entries start at or past the range's share.
+    const auto share = static_cast<index_t>(entries * static_cast<std::size_t>(r + 1) / static_cast<std::size_t>(ranges));
+    const index_t r1 = r + 1 == ranges ? n
+                                       : static_cast<index_t>(std::lower_bound(a.row_ptr.begin() + r0, a.row_ptr.end() - 1, share) -
+                                                              a.row_ptr.begin());
+    work.push_back(std::async(r == 0 ? std::launch::deferred : std::launch::async, unite_rows, r0, r1));
+    r0 = r1;
+  }
+  for (auto& w : work) w.get();
 
   Components out;
   out.label.resize(static_cast<std::size_t>(n));
@@ -150,7 +179,8 @@ bool is_diagonally_dominant(const Csr<T>& a) {
   template bool is_triangular(const Csr<T>&, Triangle);           \
   template std::vector<index_t> missing_diagonals(const Csr<T>&); \
   template LevelSets level_sets(const Csr<T>&, Triangle);         \
-  template Components weakly_connected_components(const Csr<T>&); \
+  template index_t row_levels(const Csr<T>&, Triangle, std::vector<index_t>&); \
+  template Components weakly_connected_components(const Csr<T>&, unsigned); \
   template index_t bandwidth(const Csr<T>&);                      \
   template std::int64_t profile(const Csr<T>&);                   \
   template DegreeStats degree_stats(const Csr<T>&);               \

@@ -44,6 +44,11 @@ struct LevelSets {
 template <class T>
 LevelSets level_sets(const Csr<T>& a, Triangle t);
 
+// The levels alone (LevelSets::level into `level`, resized to the rows), returning their
+// count: the one pass of level_sets that its grouping of the rows follows.
+template <class T>
+index_t row_levels(const Csr<T>& a, Triangle t, std::vector<index_t>& level);
+
 // Weakly connected components of the graph of a square matrix: i ~ j when a_ij or
 // a_ji is stored (direction ignored, self-loops irrelevant).
 struct Components {
@@ -52,8 +57,10 @@ struct Components {
   std::vector<index_t> size;   // vertices per component
 };
 
+// On up to `threads` threads (0: one per hardware thread), in ranges of rows of at least
+// 2^16 entries; the result is the same.
 template <class T>
-Components weakly_connected_components(const Csr<T>& a);
+Components weakly_connected_components(const Csr<T>& a, unsigned threads = 1);
 
 // max |i - j| over stored entries; 0 for an empty or diagonal matrix.
 template <class T>

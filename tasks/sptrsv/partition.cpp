@@ -7,6 +7,8 @@
 #include <mutex>
 #include <span>
 #include <stdexcept>
+#include <tuple>
+#include <utility>
 
 #include "sparse/analysis.hpp"
 #include "tasks/sptrsv/ranges.hpp"
@@ -28,7 +30,7 @@ void sort_by(std::span<index_t> v, Criterion c, const PartitionInput& in, std::v
   }
   keys.resize(v.size());
   for (std::size_t i = 0; i < v.size(); ++i) {
-    const auto degree = static_cast<std::uint32_t>(in.children(v[i]));
+    const auto degree = static_cast<std::uint32_t>(in.out_degree[v[i]]);
     const std::uint32_t major = c == Criterion::out_degree_descending ? ~degree : degree;
     keys[i] = std::uint64_t{major} << 32 | static_cast<std::uint32_t>(v[i]);
   }
@@ -134,20 +136,22 @@ constexpr std::size_t kMinRangeVertices = std::size_t{1} << 16;  // chosen, not 
 // entries of `layered` and `sorted` are its range of comp_vertices, [comp_ptr[c],
 // comp_ptr[c + 1]), so threads making different components' orders touch disjoint
 // entries. The per-component flags are allocated with the first order (a matrix none of
-// whose components is split never pays for them).
+// whose components is split never pays for them). The arrays are left uninitialised
+// where they are allocated and written by the ranges that make them: zeroed when
+// allocated, 20 MB of them were a serial step of the analysis's head (poisson3d:100).
 struct PartitionInput::Orders {
   std::once_flag allocated;
   std::unique_ptr<std::once_flag[]> layered_once;
-  std::vector<index_t> layered;                    // frontiers one after the other, per component
+  std::unique_ptr<index_t[]> layered;              // frontiers one after the other, per component
   std::vector<std::vector<index_t>> frontier_ptr;  // per component: frontiers + 1 offsets, from 0
   std::array<std::once_flag, kCriteria> sorted_allocated;
   std::array<std::unique_ptr<std::once_flag[]>, kCriteria> sorted_once;
-  std::array<std::vector<index_t>, kCriteria> sorted;  // layered, each frontier sorted by the criterion
+  std::array<std::unique_ptr<index_t[]>, kCriteria> sorted;  // layered, each frontier sorted by the criterion
   // Per criterion and component: the parents of each vertex of the sorted order as
   // positions in it (parent_ptr: size + 1 offsets from 0), and the positions by vertex
   // (scratch while they are made).
-  std::array<std::vector<std::vector<index_t>>, kCriteria> parent_ptr, parents;
-  std::array<std::vector<index_t>, kCriteria> position;
+  std::array<std::vector<std::unique_ptr<index_t[]>>, kCriteria> parent_ptr, parents;
+  std::array<std::unique_ptr<index_t[]>, kCriteria> position;
 };
 
 PartitionInput::~PartitionInput() = default;
@@ -167,7 +171,7 @@ std::span<const index_t> PartitionInput::visit_order(index_t c, int criterion) c
   const auto size = static_cast<std::size_t>(comp_ptr[cc + 1] - base);
   std::call_once(o.allocated, [&] {
     o.layered_once = std::make_unique<std::once_flag[]>(comps);
-    o.layered.resize(n);
+    o.layered = std::make_unique_for_overwrite<index_t[]>(n);
     o.frontier_ptr.resize(comps);
   });
   std::call_once(o.layered_once[cc], [&] {
@@ -182,26 +186,28 @@ std::span<const index_t> PartitionInput::visit_order(index_t c, int criterion) c
     for (std::size_t i = 0; i < size; ++i) ++ptr[static_cast<std::size_t>(level[static_cast<std::size_t>(comp[i])]) + 1];
     for (index_t f = 0; f <= top; ++f) ptr[f + 1] += ptr[f];
     std::vector<index_t> fill(ptr.begin(), ptr.end() - 1);
-    index_t* out = o.layered.data() + base;
+    index_t* out = o.layered.get() + base;
     for (std::size_t i = 0; i < size; ++i) out[fill[level[static_cast<std::size_t>(comp[i])]]++] = comp[i];
   });
   std::call_once(o.sorted_allocated[k], [&] {
     o.sorted_once[k] = std::make_unique<std::once_flag[]>(comps);
-    o.sorted[k].resize(n);
+    o.sorted[k] = std::make_unique_for_overwrite<index_t[]>(n);
     o.parent_ptr[k].resize(comps);
     o.parents[k].resize(comps);
-    o.position[k].resize(n);
+    o.position[k] = std::make_unique_for_overwrite<index_t[]>(n);
   });
   std::call_once(o.sorted_once[k][cc], [&] {
-    index_t* out = o.sorted[k].data() + base;
-    std::copy_n(o.layered.data() + base, size, out);
+    index_t* out = o.sorted[k].get() + base;
+    const index_t* layered = o.layered.get() + base;
     const std::vector<index_t>& ptr = o.frontier_ptr[cc];
-    index_t* position = o.position[k].data();
-    std::vector<index_t>& parent_ptr = o.parent_ptr[k][cc];
-    parent_ptr.assign(size + 1, 0);
-    // Each frontier sorted, then its vertices' positions and parent counts noted.
+    index_t* position = o.position[k].get();
+    o.parent_ptr[k][cc] = std::make_unique_for_overwrite<index_t[]>(size + 1);
+    index_t* parent_ptr = o.parent_ptr[k][cc].get();
+    parent_ptr[0] = 0;
+    // Each frontier copied and sorted, then its vertices' positions and parent counts noted.
     auto sort_frontiers = [&](std::size_t f0, std::size_t f1) {
       std::vector<std::uint64_t> keys;
+      std::copy(layered + ptr[f0], layered + ptr[f1], out + ptr[f0]);
       for (std::size_t f = f0; f < f1; ++f) {
         sort_by(std::span<index_t>(out + ptr[f], static_cast<std::size_t>(ptr[f + 1] - ptr[f])),
                 static_cast<Criterion>(criterion), *this, keys);
@@ -214,7 +220,7 @@ std::span<const index_t> PartitionInput::visit_order(index_t c, int criterion) c
     // The parents of each vertex as positions: every candidate's attempts then read them
     // in visiting order, one after the other, where reading the rows of vertices visited
     // in degree order (and the sub-graphs of their parents by vertex) was a cache miss each.
-    std::vector<index_t>& parents = o.parents[k][cc];
+    index_t* parents = nullptr;
     auto list_parents = [&](std::size_t f0, std::size_t f1) {
       for (auto q = static_cast<std::size_t>(ptr[f0]); q < static_cast<std::size_t>(ptr[f1]); ++q) {
         index_t at = parent_ptr[q];
@@ -230,17 +236,20 @@ std::span<const index_t> PartitionInput::visit_order(index_t c, int criterion) c
                                 [&](std::size_t f) { return ptr[f]; });
     detail::for_each_range(ranges, [&](std::size_t, std::size_t f0, std::size_t f1) { sort_frontiers(f0, f1); });
     for (std::size_t q = 0; q < size; ++q) parent_ptr[q + 1] += parent_ptr[q];
-    parents.resize(static_cast<std::size_t>(parent_ptr[size]));
+    o.parents[k][cc] = std::make_unique_for_overwrite<index_t[]>(static_cast<std::size_t>(parent_ptr[size]));
+    parents = o.parents[k][cc].get();
     detail::for_each_range(ranges, [&](std::size_t, std::size_t f0, std::size_t f1) { list_parents(f0, f1); });
   });
-  return {o.sorted[k].data() + base, size};
+  return {o.sorted[k].get() + base, size};
 }
 
 PartitionInput::Parents PartitionInput::visit_parents(index_t c, int criterion) const {
   visit_order(c, criterion);
   const auto cc = static_cast<std::size_t>(c);
   const auto k = static_cast<std::size_t>(criterion);
-  return {orders_->parent_ptr[k][cc], orders_->parents[k][cc]};
+  const index_t* ptr = orders_->parent_ptr[k][cc].get();
+  const auto size = static_cast<std::size_t>(comp_ptr[cc + 1] - comp_ptr[cc]);
+  return {{ptr, size + 1}, {orders_->parents[k][cc].get(), static_cast<std::size_t>(ptr[size])}};
 }
 
 void PartitionInput::prepare_orders(index_t n_min) const {
@@ -276,26 +285,20 @@ void require_lower_with_diagonal(const Csr<double>& lower, const char* what) {
 PartitionInput::PartitionInput(const Csr<double>& l) : lower(l), orders_(std::make_unique<Orders>()) {
   require_lower_with_diagonal(lower, "sptrsv::partition");
   const index_t n = lower.rows;
-  // The components, the row levels and the children lists are independent passes over L:
-  // the first two beside the lists (analyze's serial head, before the candidates start).
+  // The components, the row levels and the out-degrees are independent passes over L:
+  // the first two beside the last (analyze's serial head, before the candidates start).
   auto components_of = std::async(detail::beside_launch(lower.nnz()),
-                                  [&] { return sparse::weakly_connected_components(lower); });
-  auto levels_of = std::async(detail::beside_launch(lower.nnz()),
-                              [&] { return sparse::level_sets(lower, sparse::Triangle::lower); });
-  child_ptr.assign(static_cast<std::size_t>(n) + 1, 0);
+                                  [&] { return sparse::weakly_connected_components(lower, 0); });
+  auto levels_of = std::async(detail::beside_launch(lower.nnz()), [&] {
+    std::vector<index_t> row_level;
+    const index_t count = sparse::row_levels(lower, sparse::Triangle::lower, row_level);
+    return std::pair{std::move(row_level), count};
+  });
+  out_degree.assign(static_cast<std::size_t>(n), 0);
   for (index_t i = 0; i < n; ++i)
-    for (index_t k = lower.row_begin(i); k < lower.row_end(i); ++k)
-      if (lower.col[k] < i) ++child_ptr[lower.col[k] + 1];
-  for (index_t v = 0; v < n; ++v) child_ptr[v + 1] += child_ptr[v];
-  child.resize(static_cast<std::size_t>(child_ptr.back()));
-  std::vector<index_t> next(child_ptr.begin(), child_ptr.end() - 1);
-  for (index_t i = 0; i < n; ++i)
-    for (index_t k = lower.row_begin(i); k < lower.row_end(i); ++k)
-      if (lower.col[k] < i) child[next[lower.col[k]]++] = i;
+    for (index_t k = lower.row_begin(i); k < lower.row_end(i) - 1; ++k) ++out_degree[lower.col[k]];
 
-  sparse::LevelSets levels_found = levels_of.get();
-  level = std::move(levels_found.level);
-  levels = levels_found.count;
+  std::tie(level, levels) = levels_of.get();
   const sparse::Components comps = components_of.get();
   components = comps.count;
   comp_ptr.assign(static_cast<std::size_t>(comps.count) + 1, 0);

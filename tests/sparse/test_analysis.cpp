@@ -5,6 +5,7 @@
 
 #include "sparse/analysis.hpp"
 #include "sparse/convert.hpp"
+#include "sparse/generators.hpp"
 #include "tests/sparse/test_util.hpp"
 
 namespace apiary::sparse {
@@ -135,6 +136,28 @@ TEST(AnalysisComponents, LabelsFollowSmallestVertex) {
   const Components c = weakly_connected_components(a);
   EXPECT_EQ(c.label, (std::vector<index_t>{0, 1, 1, 0, 1}));
   EXPECT_EQ(weakly_connected_components(Csr<double>{}).count, 0);
+}
+
+// Several threads unite ranges of rows into one forest at once: the components must be
+// those of one thread, on graphs with many small components (isolated vertices, short
+// chains), a few large ones, and one that spans every range.
+TEST(AnalysisComponents, SeveralThreadsGiveTheSameComponents) {
+  const std::vector<Csr<double>> graphs{random_diagonally_dominant<double>(300000, 1, 2, 7),
+                                        block_diagonal_lower<double>(40, 6000, 0.01, 3),
+                                        random_diagonally_dominant<double>(100000, 3, 5, 11)};
+  const std::vector<index_t> at_least{1000, 40, 1};  // components of each
+  for (std::size_t g = 0; g < graphs.size(); ++g) {
+    const Csr<double>& a = graphs[g];
+    ASSERT_GE(a.nnz(), std::size_t{1} << 18) << "too few entries for several ranges";
+    const Components one = weakly_connected_components(a);
+    EXPECT_GE(one.count, at_least[g]);
+    for (unsigned threads : {2u, 3u, 8u}) {
+      const Components several = weakly_connected_components(a, threads);
+      EXPECT_EQ(several.count, one.count) << threads << " threads";
+      EXPECT_EQ(several.label, one.label) << threads << " threads";
+      EXPECT_EQ(several.size, one.size) << threads << " threads";
+    }
+  }
 }
 
 TEST(AnalysisBandwidth, ExactValues) {
