@@ -12,6 +12,7 @@
 
 #include "runtime/cuda_check.hpp"
 #include "runtime/host_upload.hpp"
+#include "runtime/mapped_blocks.hpp"
 
 namespace apiary {
 
@@ -84,22 +85,21 @@ DeviceBuffer<T> to_device(const std::vector<T>& host) {
 }
 
 // Pinned, device-mapped host memory: the device writes diagnostics here that the host
-// can still read after a kernel has trapped and the context is unusable.
+// can still read after a kernel has trapped and the context is unusable. The block comes
+// from, and goes back to, the process's cache (runtime/mapped_blocks.hpp).
 template <class T>
 class MappedHostBuffer {
   static_assert(std::is_trivially_copyable_v<T>);
 
  public:
   explicit MappedHostBuffer(std::size_t count = 1) : size_(count) {
-    APIARY_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&host_), count * sizeof(T), cudaHostAllocMapped));
+    host_ = static_cast<T*>(detail::take_mapped_block(count * sizeof(T)));
     std::fill(host_, host_ + count, T{});
     APIARY_CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_), host_, 0));
   }
   MappedHostBuffer(const MappedHostBuffer&) = delete;
   MappedHostBuffer& operator=(const MappedHostBuffer&) = delete;
-  ~MappedHostBuffer() {
-    if (host_ != nullptr) cudaFreeHost(host_);
-  }
+  ~MappedHostBuffer() { detail::give_mapped_block(host_, size_ * sizeof(T)); }
   T* host() { return host_; }
   T* device() { return device_; }
   std::size_t size() const { return size_; }
@@ -118,17 +118,15 @@ class MappedHostBytes {
   MappedHostBytes() = default;
   MappedHostBytes(const MappedHostBytes&) = delete;
   MappedHostBytes& operator=(const MappedHostBytes&) = delete;
-  ~MappedHostBytes() {
-    if (host_ != nullptr) cudaFreeHost(host_);
-  }
+  ~MappedHostBytes() { detail::give_mapped_block(host_, capacity_); }
   // At least `bytes` (never null, so that a device pointer exists for an empty upload).
   unsigned char* reserve(std::size_t bytes) {
     bytes = std::max<std::size_t>(bytes, 16);
     if (bytes > capacity_) {
-      if (host_ != nullptr) cudaFreeHost(host_);
+      detail::give_mapped_block(host_, capacity_);
       host_ = device_ = nullptr;
       capacity_ = 0;
-      APIARY_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&host_), bytes, cudaHostAllocMapped));
+      host_ = static_cast<unsigned char*>(detail::take_mapped_block(bytes));
       APIARY_CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_), host_, 0));
       capacity_ = bytes;
     }
