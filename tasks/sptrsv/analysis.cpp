@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include "sparse/reference.hpp"
 #include "sparse/transform.hpp"
@@ -153,12 +154,12 @@ Analysis analyze(const LowerSystem& s, const AnalysisOptions& o) {
   constexpr std::size_t kMinRange = std::size_t{1} << 13;
   best.s = detail::schedule_of_feasible(s.lower, best.p, cores, kMinRange);
   detail::add_predecessors(best.dag, s.lower, best.p, cores, kMinRange);
-  a.plan = build_device_plan(s.lower, best.p, best.s, best.dag, s.reversed);
+  a.total_slots = best.s.total_slots();
+  a.plan = build_device_plan(s.lower, best.p, std::move(best.s), best.dag, s.reversed);
   a.partition = best.stats;
   a.row_levels = input.levels;
   a.internal_edges = best.dag.internal_edges;
   a.external_edges = best.dag.external_edges;
-  a.total_slots = best.s.total_slots();
   a.predicted_seconds = best.seconds;
   a.path_external_slots = best.path_external;
   a.path_internal_slots = best.path_internal;

@@ -93,6 +93,12 @@ struct DevicePlan {
 // the solve needs no permutation kernels.
 DevicePlan build_device_plan(const Csr<double>& lower, const Partition& p, const Schedule& s,
                              const SubgraphDag& dag, bool reversed = false);
+// The same, taking the schedule's diagonal and edge arrays over and rewriting the edges
+// in place (the plan keeps each edge where the schedule put it, only the external rows
+// are laid out again): analyze, whose schedule is not needed afterwards, saves allocating
+// and filling them twice.
+DevicePlan build_device_plan(const Csr<double>& lower, const Partition& p, Schedule&& s, const SubgraphDag& dag,
+                             bool reversed = false);
 
 // One header per sub-graph, in sub-graph order.
 std::vector<SubgraphTask> subgraph_tasks(const DevicePlan& plan);
