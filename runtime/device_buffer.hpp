@@ -79,8 +79,8 @@ class DeviceBuffer {
 };
 
 // A device copy of a host vector (synchronous).
-template <class T>
-DeviceBuffer<T> to_device(const std::vector<T>& host) {
+template <class T, class Allocator>
+DeviceBuffer<T> to_device(const std::vector<T, Allocator>& host) {
   return DeviceBuffer<T>(std::span<const T>(host));
 }
 

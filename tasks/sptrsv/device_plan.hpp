@@ -71,13 +71,13 @@ struct DevicePlan {
   bool reversed = false;
   std::vector<index_t> part_ptr{0};
   std::vector<index_t> load_index;
-  std::vector<double> diagonal;
+  sparse::UninitVector<double> diagonal;  // these four as the Schedule's they are made from
   std::vector<index_t> external_slots;
   std::vector<index_t> slot_ptr{0};
   std::vector<index_t> edge_ptr{0};
-  std::vector<index_t> edge_source;
-  std::vector<index_t> edge_target;
-  std::vector<double> edge_value;
+  sparse::UninitVector<index_t> edge_source;
+  sparse::UninitVector<index_t> edge_target;
+  sparse::UninitVector<double> edge_value;
   std::vector<index_t> succ_ptr{0};  // subgraphs + 1
   std::vector<index_t> succ;
   std::vector<index_t> pred_count;  // per sub-graph

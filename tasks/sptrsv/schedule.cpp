@@ -43,7 +43,7 @@ Schedule detail::schedule_of_feasible(const Csr<double>& lower, const Partition&
   const bool all = content == ScheduleContent::all;
   Schedule s;
   s.subgraphs = p.parts;
-  std::vector<index_t> pos(static_cast<std::size_t>(n));
+  sparse::UninitVector<index_t> pos(static_cast<std::size_t>(n));  // every vertex's written by the pass below
   if (all) s.diagonal.resize(static_cast<std::size_t>(n));
   // Every off-diagonal entry becomes one edge, and a sub-graph's edges are those of its
   // rows: where each sub-graph's edges start is known before it is scheduled. This pass

@@ -37,6 +37,7 @@
 #include <string>
 #include <vector>
 
+#include "sparse/uninit_vector.hpp"
 #include "tasks/sptrsv/partition.hpp"
 
 namespace apiary::sptrsv {
@@ -47,14 +48,16 @@ struct Schedule {
   std::vector<index_t> internal_slots;  // n_slots per sub-graph
   std::vector<index_t> slot_ptr{0};     // subgraphs + 1
   std::vector<index_t> edge_ptr{0};     // total slots + 1
-  std::vector<index_t> edge_source;
-  std::vector<index_t> edge_target;
-  std::vector<double> edge_value;
+  // Edges and the diagonal: sized, then filled by ranges of sub-graphs on several threads
+  // (sparse/uninit_vector.hpp).
+  sparse::UninitVector<index_t> edge_source;
+  sparse::UninitVector<index_t> edge_target;
+  sparse::UninitVector<double> edge_value;
   std::vector<index_t> ready_ptr{0};  // subgraphs + 1
   std::vector<index_t> ready;
   std::vector<index_t> division_ptr{0};  // total slots + 1
   std::vector<index_t> division;
-  std::vector<double> diagonal;  // per permuted index
+  sparse::UninitVector<double> diagonal;  // per permuted index
 
   index_t total_slots() const { return slot_ptr.back(); }
   std::size_t edges() const { return edge_source.size(); }

@@ -54,8 +54,8 @@ DeviceBuffer<Edge<Real>> packed_edges(const DevicePlan& plan) {
   return edges;
 }
 
-template <class To>
-std::vector<To> converted(const std::vector<double>& v) {
+template <class To, class Allocator>
+std::vector<To> converted(const std::vector<double, Allocator>& v) {
   return std::vector<To>(v.begin(), v.end());
 }
 

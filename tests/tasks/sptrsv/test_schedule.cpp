@@ -86,7 +86,8 @@ Summary expect_solves(const Csr<double>& l, index_t n_max, const std::string& la
   return sum;
 }
 
-std::vector<index_t> range(const std::vector<index_t>& v, index_t b, index_t e) {
+template <class Allocator>
+std::vector<index_t> range(const std::vector<index_t, Allocator>& v, index_t b, index_t e) {
   return {v.begin() + b, v.begin() + e};
 }
 
@@ -101,14 +102,14 @@ TEST(ScheduleHand, ChainOfFiveWithNmaxTwo) {
   EXPECT_EQ(s.internal_slots, (std::vector<index_t>{1, 1, 0}));
   EXPECT_EQ(s.slot_ptr, (std::vector<index_t>{0, 1, 3, 4}));
   EXPECT_EQ(s.edge_ptr, (std::vector<index_t>{0, 1, 2, 3, 4}));
-  EXPECT_EQ(s.edge_source, (std::vector<index_t>{0, 1, 0, 3}));  // local, permuted, local, permuted
-  EXPECT_EQ(s.edge_target, (std::vector<index_t>{1, 0, 1, 0}));
-  EXPECT_EQ(s.edge_value, (std::vector<double>{-0.5, -0.6, -0.7, -0.8}));
+  EXPECT_EQ(s.edge_source, (apiary::sparse::UninitVector<index_t>{0, 1, 0, 3}));  // local, permuted, local, permuted
+  EXPECT_EQ(s.edge_target, (apiary::sparse::UninitVector<index_t>{1, 0, 1, 0}));
+  EXPECT_EQ(s.edge_value, (apiary::sparse::UninitVector<double>{-0.5, -0.6, -0.7, -0.8}));
   EXPECT_EQ(s.ready, (std::vector<index_t>{0, 0, 0}));
   EXPECT_EQ(s.ready_ptr, (std::vector<index_t>{0, 1, 2, 3}));
   EXPECT_EQ(s.division, (std::vector<index_t>{1, 1}));
   EXPECT_EQ(s.division_ptr, (std::vector<index_t>{0, 1, 1, 2, 2}));
-  EXPECT_EQ(s.diagonal, (std::vector<double>{2, 3, 4, 5, 6}));
+  EXPECT_EQ(s.diagonal, (apiary::sparse::UninitVector<double>{2, 3, 4, 5, 6}));
 }
 
 TEST(ScheduleHand, DiamondSerialisesTheJoin) {
