@@ -97,6 +97,9 @@ class LaunchResources {
     std::swap(megakernel_blocks, other.megakernel_blocks);
   }
   void release() noexcept {  // no throw from a destructor; errors at exit are ignored
+    // Work still queued on these streams may use the mapped words, whose block goes back
+    // to the process's cache (runtime/mapped_blocks.hpp) for the next taker to write.
+    synchronize_all();
     for (cudaStream_t s : streams_) static_cast<void>(cudaStreamDestroy(s));
     for (cudaEvent_t e : events_) static_cast<void>(cudaEventDestroy(e));
     if (guard_ != nullptr) static_cast<void>(cudaStreamDestroy(guard_));

@@ -15,7 +15,10 @@ namespace apiary::detail {
 void* take_mapped_block(std::size_t bytes);
 
 // Returns a block of take_mapped_block(bytes) to the cache; the cache keeps a bounded
-// number of blocks and frees the rest. Never throws (called by destructors).
+// number of blocks and frees the rest. Never throws (called by destructors). The next
+// taker may write the block at once: give back only a block that no pending device work
+// reads or writes (the owners here synchronise their runs and copies before they are
+// destroyed or grown; cudaFreeHost would have waited for the device instead).
 void give_mapped_block(void* block, std::size_t bytes) noexcept;
 
 }  // namespace apiary::detail

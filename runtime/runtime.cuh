@@ -154,6 +154,15 @@ class Runtime {
     }
   }
 
+  // A run that threw between its prepare and its finish may still have its kernel
+  // reading the seeds' staging: wait for it before the mapped blocks go back to the
+  // process's cache (runtime/mapped_blocks.hpp), where the next taker may write them.
+  ~Runtime() {
+    if (unfinished_) static_cast<void>(cudaStreamSynchronize(*unfinished_));
+  }
+  Runtime(const Runtime&) = delete;
+  Runtime& operator=(const Runtime&) = delete;
+
   // Capacity of one task type's queue (rounded up to a power of two).
   template <class T>
   void set_queue_capacity(std::uint32_t capacity) {
