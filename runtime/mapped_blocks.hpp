@@ -10,8 +10,8 @@
 namespace apiary::detail {
 
 // A block of at least `bytes` (rounded up to a power of two from 256 on): from the
-// cache (the one of its size given back last), or pinned and mapped now (cudaHostAllocMapped | cudaHostAllocPortable).
-// Thread-safe; throws CudaError.
+// cache (the one of its size given back last), or pinned and mapped now
+// (cudaHostAllocMapped | cudaHostAllocPortable). Thread-safe; throws CudaError.
 void* take_mapped_block(std::size_t bytes);
 
 // Returns a block of take_mapped_block(bytes) to the cache; the cache keeps a bounded

@@ -93,17 +93,16 @@ Components weakly_connected_components(const Csr<T>& a, unsigned threads) {
         if (a.col[k] != i) forest.unite(i, a.col[k]);
   };
   const std::size_t entries = a.nnz();
-  const auto ranges = static_cast<index_t>(
-      std::clamp<std::size_t>(entries >> 16, 1, std::max(1u, threads == 0 ? std::thread::hardware_concurrency() : threads)));
+  const unsigned most = threads != 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t ranges = std::clamp<std::size_t>(entries >> 16, 1, most);
   std::vector<std::future<void>> work;
   index_t r0 = 0;
-  for (index_t r = 0; r < ranges; ++r) {
-    // The first row whose entries start at or past the range's share.
-    const auto share = static_cast<index_t>(entries * static_cast<std::size_t>(r + 1) / static_cast<std::size_t>(ranges));
-    const index_t r1 = r + 1 == ranges ? n
-                                       : static_cast<index_t>(std::lower_bound(a.row_ptr.begin() + r0, a.row_ptr.end() - 1, share) -
-                                                              a.row_ptr.begin());
-    work.push_back(std::async(r == 0 ? std::launch::deferred : std::launch::async, unite_rows, r0, r1));
+  for (std::size_t r = 1; r <= ranges; ++r) {
+    // Range r ends at the first row whose entries start at or past r / ranges of them all.
+    const auto share = static_cast<index_t>(entries * r / ranges);
+    const auto first = a.row_ptr.begin();
+    const index_t r1 = r == ranges ? n : static_cast<index_t>(std::lower_bound(first + r0, first + n, share) - first);
+    work.push_back(std::async(r == 1 ? std::launch::deferred : std::launch::async, unite_rows, r0, r1));
     r0 = r1;
   }
   for (auto& w : work) w.get();

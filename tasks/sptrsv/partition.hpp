@@ -53,9 +53,9 @@ void require_lower_with_diagonal(const Csr<double>& lower, const char* what);
 
 // What partitioning needs of L whatever n_max, made once: the input checked with
 // require_lower_with_diagonal, its weakly connected components, row levels and
-// out-degrees, and the splitting heuristic's visiting orders. analyze (tasks/sptrsv/analysis.cpp) shares
-// one between its n_max candidates, which partition concurrently. It refers to `lower`,
-// which must outlive it.
+// out-degrees, and the splitting heuristic's visiting orders. analyze
+// (tasks/sptrsv/analysis.cpp) shares one between its n_max candidates, which partition
+// concurrently. It refers to `lower`, which must outlive it.
 struct PartitionInput {
   explicit PartitionInput(const Csr<double>& lower);
   ~PartitionInput();
@@ -66,10 +66,9 @@ struct PartitionInput {
   index_t components = 0;
   std::vector<index_t> comp_ptr;       // components + 1 offsets into comp_vertices
   std::vector<index_t> comp_vertices;  // the vertices of each component, ascending
-  std::vector<index_t> out_degree;     // per vertex: its children (the sort criteria's key)
+  std::vector<index_t> out_degree;     // per vertex: how many children (the sort criteria's key)
   std::vector<index_t> level;          // per vertex: its row level (longest path from a root)
   index_t levels = 0;                  // row levels of L
-
 
   // The order in which the splitting heuristic visits component c under sort criterion
   // `criterion` (0-2, partition.cpp): its frontiers one after the other (Kahn's
