@@ -152,7 +152,7 @@ Analysis analyze(const LowerSystem& s, const AnalysisOptions& o) {
   // saw) and its device plan, each on all threads, in ranges of 2^13 edges or vertices:
   // nothing else runs now (smaller than the candidates' 2^16, which share the threads).
   constexpr std::size_t kMinRange = std::size_t{1} << 13;
-  best.s = detail::schedule_of_feasible(s.lower, best.p, cores, kMinRange);
+  detail::place_edges(s.lower, best.p, best.s, cores, kMinRange);
   detail::add_predecessors(best.dag, s.lower, best.p, cores, kMinRange);
   a.total_slots = best.s.total_slots();
   a.plan = build_device_plan(s.lower, best.p, std::move(best.s), best.dag, s.reversed);

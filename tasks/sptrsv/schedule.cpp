@@ -12,12 +12,49 @@ namespace apiary::sptrsv {
 
 namespace {
 
-struct Placed {
-  index_t slot;  // local to the sub-graph: externals first, then internals
-  index_t source;
-  index_t target;
-  double value;
-};
+using detail::for_each_range;
+using detail::range_count;
+
+// Places the incoming edges of row i, a vertex of the sub-graph whose permuted indices
+// start at `base` (sources of a feasible partition are in it or an earlier one; `pos`
+// gives every vertex's permuted index): on_external(j, e) for its j-th external edge (the
+// entry e of `lower`), which takes external slot j (external sources are final before
+// the task starts, so only the conflict rule applies); on_internal(t, e) for an internal
+// edge, which takes internal slot t, given the division slots of the sub-graph's earlier
+// vertices in `finished` (by local index). Returns {external edges, division slot of i
+// (-1: ready)}.
+template <class OnExternal, class OnInternal>
+std::pair<index_t, index_t> place_row(const Csr<double>& lower, const index_t* pos, index_t base, index_t i,
+                                      const index_t* finished, std::vector<std::uint64_t>& incoming,
+                                      OnExternal&& on_external, OnInternal&& on_internal) {
+  index_t next_ext = 0;
+  // (earliest internal slot, entry) packed into one key, earliest above: sorted as pairs,
+  // their comparisons were an eighth of the analysis's samples (perf, blocks8x6000@1%,
+  // 2-core machine).
+  incoming.clear();
+  for (index_t e = lower.row_begin(i); e < lower.row_end(i) - 1; ++e) {
+    const index_t k = pos[lower.col[e]];
+    if (k < base)
+      on_external(next_ext++, e);
+    else
+      incoming.push_back(std::uint64_t(static_cast<std::uint32_t>(finished[k - base] + 1)) << 32 |
+                         static_cast<std::uint32_t>(e));
+  }
+  // Serving sources in order of readiness and taking the first free slot each time gives
+  // the earliest possible division of i under the conflict rule.
+  std::sort(incoming.begin(), incoming.end());
+  index_t last = -1;
+  for (const std::uint64_t key : incoming) {
+    last = std::max(static_cast<index_t>(key >> 32), last + 1);
+    on_internal(last, static_cast<index_t>(key & 0xffffffffu));
+  }
+  return {next_ext, last};
+}
+
+// The sub-graph that holds permuted index k.
+index_t subgraph_of(const Partition& p, index_t k) {
+  return static_cast<index_t>(std::upper_bound(p.part_ptr.begin(), p.part_ptr.end(), k) - p.part_ptr.begin()) - 1;
+}
 
 void require_feasible(const Csr<double>& lower, const Partition& p, const char* what) {
   std::string why;
@@ -37,108 +74,179 @@ Schedule build_schedule(const Csr<double>& lower, const Partition& p) {
   return detail::schedule_of_feasible(lower, p);
 }
 
+// The edges, diagonal, ready vertices and divisions of a schedule whose slots, division
+// slots and positions are made (schedule_of_feasible's slots). With its division slot and
+// its sources' known, a vertex's edges are placed without the other vertices, so this runs
+// in ranges of rows of about equal edge counts, which split the sub-graphs larger than a
+// quarter of a range (few large sub-graphs used to leave most threads idle). A range
+// writes a slot's edges from where the ranges before it stop, so a slot's targets stay
+// ascending: at the slot's start for a sub-graph inside the range, after the edges the
+// ranges before it counted for a split one.
+void detail::place_edges(const Csr<double>& lower, const Partition& p, Schedule& s, unsigned threads,
+                         std::size_t min_range) {
+  const index_t n = lower.rows;
+  if (n == 0) return;
+  const index_t* pos = s.position.data();
+  const auto all_edges = static_cast<std::size_t>(s.edge_ptr.back());
+  s.diagonal.resize(static_cast<std::size_t>(n));
+  s.edge_source.resize(all_edges);
+  s.edge_target.resize(all_edges);
+  s.edge_value.resize(all_edges);
+  auto edges_before = [&](index_t g) { return static_cast<std::size_t>(s.edge_ptr[s.slot_ptr[g]]); };
+  // Range r starts where the edges before it reach r / ranges of them all, a split
+  // sub-graph's edges taken as spread evenly over its rows; at the sub-graph's start if
+  // it is not split.
+  const std::size_t ranges = range_count(all_edges, min_range, static_cast<std::size_t>(n), std::max(threads, 1u));
+  std::vector<std::size_t> begin{0};
+  bool split = false;
+  for (std::size_t r = 1; r < ranges; ++r) {
+    const std::size_t target = all_edges * r / ranges;
+    index_t g = 0;  // the last sub-graph whose edges start at or before target
+    for (index_t lo = 0, hi = p.parts; lo < hi;) {
+      const index_t mid = lo + (hi - lo) / 2;
+      if (edges_before(mid) <= target)
+        g = mid, lo = mid + 1;
+      else
+        hi = mid;
+    }
+    const std::size_t in_g = edges_before(g + 1) - edges_before(g);  // > target - edges_before(g)
+    auto k = static_cast<std::size_t>(p.part_ptr[g]);
+    if (in_g * 4 * ranges > all_edges) {
+      k += (target - edges_before(g)) * static_cast<std::size_t>(p.part_ptr[g + 1] - p.part_ptr[g]) / in_g;
+      split = split || k != static_cast<std::size_t>(p.part_ptr[g]);
+    }
+    if (k > begin.back()) begin.push_back(k);
+  }
+  begin.push_back(static_cast<std::size_t>(n));
+
+  struct Range {
+    index_t first_slot = 0;   // of its first sub-graph
+    std::vector<index_t> at;  // per slot from first_slot: edges counted, then where the next is written
+    std::vector<index_t> ready, ready_end, division, division_ptr;  // of the sub-graphs that start in it
+  };
+  std::vector<Range> in(begin.size() - 1);
+  for (std::size_t r = 0; r < in.size(); ++r) {
+    in[r].first_slot = s.slot_ptr[subgraph_of(p, static_cast<index_t>(begin[r]))];
+    const index_t end_slot = s.slot_ptr[subgraph_of(p, static_cast<index_t>(begin[r + 1]) - 1) + 1];
+    in[r].at.assign(static_cast<std::size_t>(end_slot - in[r].first_slot), 0);
+  }
+  // Places the edges of permuted index k of sub-graph g: use(t, e) for entry e of `lower`
+  // in slot first_slot + t.
+  auto place = [&](const Range& range, index_t g, index_t k, std::vector<std::uint64_t>& incoming, auto&& use) {
+    const index_t external = s.slot_ptr[g] - range.first_slot, internal = external + s.external_slots[g];
+    const index_t base = p.part_ptr[g];
+    place_row(
+        lower, pos, base, p.vertices[k], s.division_slot.data() + base, incoming,
+        [&](index_t j, index_t e) { use(external + j, e); }, [&](index_t t, index_t e) { use(internal + t, e); });
+  };
+  if (split)  // count the edges of the split sub-graphs (a range's first and last can be)
+    for_each_range(begin, [&](std::size_t r, std::size_t k0, std::size_t k1) {
+      Range& range = in[r];
+      std::vector<std::uint64_t> incoming;
+      auto count = [&](index_t g, std::size_t from, std::size_t to) {
+        if (from <= static_cast<std::size_t>(p.part_ptr[g]) && to >= static_cast<std::size_t>(p.part_ptr[g + 1]))
+          return;  // inside the range
+        for (auto k = static_cast<index_t>(from); k < static_cast<index_t>(to); ++k)
+          place(range, g, k, incoming, [&](index_t t, index_t) { ++range.at[t]; });
+      };
+      const index_t first = subgraph_of(p, static_cast<index_t>(k0)), last = subgraph_of(p, static_cast<index_t>(k1) - 1);
+      count(first, k0, std::min(k1, static_cast<std::size_t>(p.part_ptr[first + 1])));
+      if (last != first) count(last, static_cast<std::size_t>(p.part_ptr[last]), k1);
+    });
+  std::vector<index_t> next(s.edge_ptr.begin(), s.edge_ptr.end() - 1);  // per slot: where the next range writes
+  for (Range& range : in)
+    for (std::size_t t = 0; t < range.at.size(); ++t) {
+      index_t& written = next[static_cast<std::size_t>(range.first_slot) + t];
+      const index_t edges = range.at[t];
+      range.at[t] = written;
+      written += edges;
+    }
+  // The edges, the diagonal (checked: the first zero in partition order is reported, as by
+  // one thread, for_each_range rethrowing the first range's exception first), and the
+  // ready vertices and divisions of the sub-graphs that start in the range.
+  for_each_range(begin, [&](std::size_t r, std::size_t k0, std::size_t k1) {
+    Range& range = in[r];
+    std::vector<std::uint64_t> incoming;
+    index_t g = subgraph_of(p, static_cast<index_t>(k0));
+    for (auto k = static_cast<index_t>(k0); k < static_cast<index_t>(k1); ++k) {
+      while (k >= p.part_ptr[g + 1]) ++g;
+      const index_t base = p.part_ptr[g], i = p.vertices[k];
+      s.diagonal[k] = lower.val[lower.row_end(i) - 1];
+      if (s.diagonal[k] == 0.0)
+        throw std::invalid_argument("sptrsv::build_schedule: zero diagonal at row " + std::to_string(i) +
+                                    " (0-based)");
+      place(range, g, k, incoming, [&](index_t t, index_t e) {
+        const auto at = static_cast<std::size_t>(range.at[t]++);
+        const index_t source = pos[lower.col[e]];
+        s.edge_source[at] = source < base ? source : source - base;
+        s.edge_target[at] = k - base;
+        s.edge_value[at] = lower.val[e];
+      });
+    }
+    // Ready vertices, then the divisions of each internal slot (ascending local index): a
+    // counting sort by slot.
+    std::vector<index_t> count;
+    for (g = subgraph_of(p, static_cast<index_t>(k0)); g < p.parts && p.part_ptr[g] < static_cast<index_t>(k1); ++g) {
+      const index_t base = p.part_ptr[g], m = p.part_ptr[g + 1] - base;
+      if (base < static_cast<index_t>(k0)) continue;  // started in an earlier range
+      const index_t n_int = s.internal_slots[g];
+      const index_t* finished = s.division_slot.data() + base;
+      count.assign(static_cast<std::size_t>(n_int) + 1, 0);
+      for (index_t l = 0; l < m; ++l) {
+        if (finished[l] < 0)
+          range.ready.push_back(l);
+        else
+          ++count[finished[l] + 1];
+      }
+      range.ready_end.push_back(static_cast<index_t>(range.ready.size()));
+      for (index_t t = 0; t < n_int; ++t) count[t + 1] += count[t];
+      const auto division_base = static_cast<index_t>(range.division.size());
+      for (index_t t = 0; t < s.external_slots[g]; ++t) range.division_ptr.push_back(division_base);
+      for (index_t t = 0; t < n_int; ++t) range.division_ptr.push_back(division_base + count[t + 1]);
+      range.division.resize(static_cast<std::size_t>(division_base + count[n_int]));
+      for (index_t l = 0; l < m; ++l)
+        if (finished[l] >= 0) range.division[static_cast<std::size_t>(division_base + count[finished[l]]++)] = l;
+    }
+  });
+  s.ready.reserve(static_cast<std::size_t>(n));
+  s.division.reserve(static_cast<std::size_t>(n));
+  for (const Range& range : in) {
+    const auto ready_base = static_cast<index_t>(s.ready.size());
+    for (index_t end : range.ready_end) s.ready_ptr.push_back(ready_base + end);
+    s.ready.insert(s.ready.end(), range.ready.begin(), range.ready.end());
+    const auto division_base = static_cast<index_t>(s.division.size());
+    for (index_t d : range.division_ptr) s.division_ptr.push_back(division_base + d);
+    s.division.insert(s.division.end(), range.division.begin(), range.division.end());
+  }
+}
+
 Schedule detail::schedule_of_feasible(const Csr<double>& lower, const Partition& p, unsigned threads,
                                       std::size_t min_range, ScheduleContent content) {
   const index_t n = lower.rows;
-  const bool all = content == ScheduleContent::all;
   Schedule s;
   s.subgraphs = p.parts;
-  sparse::UninitVector<index_t> pos(static_cast<std::size_t>(n));  // every vertex's written by the pass below
-  if (all) s.diagonal.resize(static_cast<std::size_t>(n));
-  // Every off-diagonal entry becomes one edge, and a sub-graph's edges are those of its
-  // rows: where each sub-graph's edges start is known before it is scheduled. This pass
-  // visits the rows in partition order (a cache miss each) and runs in ranges of
-  // sub-graphs of about equal vertex counts too; a zero diagonal is reported for the
-  // first such row in partition order, as by one thread (for_each_range rethrows the
-  // first range's exception first). The slots alone need only the positions: their
-  // counts are made absolute when the ranges are joined, and no row is read here.
+  // The slots: each sub-graph's vertices placed in order (a vertex's division slot is
+  // known once its sources' are), counting edges per slot. Ranges of sub-graphs of about
+  // equal vertex counts run on several threads.
+  s.division_slot.resize(static_cast<std::size_t>(n));  // each sub-graph's written by its range below
   const auto subgraphs = static_cast<std::size_t>(p.parts);
-  std::vector<std::size_t> first_edge(subgraphs + 1, 0);  // until the sum below: edges of g at g + 1
   const std::vector<std::size_t> vertex_ranges =
       balanced_ranges(subgraphs, range_count(static_cast<std::size_t>(n), min_range, subgraphs, std::max(threads, 1u)),
                       [&](std::size_t g) { return p.part_ptr[g]; });
+  s.position.resize(static_cast<std::size_t>(n));  // every vertex's written by the pass below
+  index_t* pos = s.position.data();
   for_each_range(vertex_ranges, [&](std::size_t, std::size_t g0, std::size_t g1) {
-    for (std::size_t g = g0; g < g1; ++g) {
-      std::size_t edges = 0;
-      for (index_t k = p.part_ptr[g]; k < p.part_ptr[g + 1]; ++k) {
-        const index_t v = p.vertices[k];
-        pos[v] = k;
-        if (!all) continue;
-        s.diagonal[k] = lower.val[lower.row_end(v) - 1];
-        if (s.diagonal[k] == 0.0)
-          throw std::invalid_argument("sptrsv::build_schedule: zero diagonal at row " + std::to_string(v) +
-                                      " (0-based)");
-        edges += static_cast<std::size_t>(lower.row_length(v) - 1);
-      }
-      first_edge[g + 1] = edges;
-    }
+    for (auto k = p.part_ptr[g0]; k < p.part_ptr[g1]; ++k) pos[p.vertices[k]] = k;
   });
-  for (std::size_t g = 0; g < subgraphs; ++g) first_edge[g + 1] += first_edge[g];
-  const std::size_t all_edges = first_edge.back();
-  if (all) {
-    s.edge_source.resize(all_edges);
-    s.edge_target.resize(all_edges);
-    s.edge_value.resize(all_edges);
-  }
 
   // Sub-graphs are scheduled independently: ranges of them on several threads, each
-  // writing its edges straight into the flat arrays at their known offsets (bucketed by
-  // slot) and its other arrays into a Part, joined in order afterwards.
+  // counting its edges per slot (ends relative to the range's first edge) into a Part,
+  // joined in order afterwards.
   struct Part {
-    std::vector<index_t> external_slots, internal_slots;
-    std::vector<index_t> edge_ptr;  // ends of the slots' edges: absolute, or from the range's first (slots alone)
-    std::vector<index_t> ready, ready_end;  // ready_end: per sub-graph, into ready
-    std::vector<index_t> division, division_ptr;  // division_ptr: per slot, into division
+    std::vector<index_t> external_slots, internal_slots, edge_ptr;
   };
-  // Places the incoming edges of sub-graph g's vertices into slots: on_external(slot,
-  // source, target, value) for an external edge, on_internal(t, source, target, value)
-  // for an internal edge in internal slot t (sources as the Schedule stores them). Leaves
-  // each local vertex's division slot in `finished` and returns {n'_slots, n_slots}.
-  auto place = [&](index_t g, std::vector<index_t>& finished, std::vector<std::uint64_t>& incoming,
-                   auto&& on_external, auto&& on_internal) {
-    const index_t base = p.part_ptr[g];
-    const index_t m = p.part_ptr[g + 1] - base;
-    finished.assign(static_cast<std::size_t>(m), -1);  // per local vertex: internal slot of its division, -1 = ready
-    index_t n_ext = 0, n_int = 0;
-    for (index_t l = 0; l < m; ++l) {
-      const index_t i = p.vertices[base + l];
-      index_t next_ext = 0;
-      // (earliest internal slot, entry) packed into one key, earliest above: sorted as
-      // pairs, their comparisons were an eighth of the analysis's samples (perf,
-      // blocks8x6000@1%, 2-core machine).
-      incoming.clear();
-      for (index_t e = lower.row_begin(i); e < lower.row_end(i) - 1; ++e) {
-        // Sub-graph g owns the permuted indices [base, base + m), and sources of a
-        // feasible partition are in g or an earlier sub-graph.
-        const index_t k = pos[lower.col[e]];
-        if (k < base)
-          // External sources are final before the task starts, so only the conflict rule
-          // applies and a vertex's k-th external edge can always take slot k.
-          on_external(next_ext++, k, l, lower.val[e]);
-        else
-          incoming.push_back(std::uint64_t(static_cast<std::uint32_t>(finished[k - base] + 1)) << 32 |
-                             static_cast<std::uint32_t>(e));
-      }
-      n_ext = std::max(n_ext, next_ext);
-      // Serving sources in order of readiness and taking the first free slot each time
-      // gives the earliest possible division of i under the conflict rule.
-      std::sort(incoming.begin(), incoming.end());
-      index_t last = -1;
-      for (const std::uint64_t key : incoming) {
-        const auto earliest = static_cast<index_t>(key >> 32), e = static_cast<index_t>(key & 0xffffffffu);
-        last = std::max(earliest, last + 1);
-        on_internal(last, pos[lower.col[e]] - base, l, lower.val[e]);
-      }
-      finished[l] = last;
-      n_int = std::max(n_int, last + 1);
-    }
-    return std::pair{n_ext, n_int};
-  };
-
-  // Slots only: edges counted per slot, nothing placed or divided; slot ends relative to
-  // the range's first edge.
   auto count_range = [&](index_t g0, index_t g1, Part& out) {
-    std::vector<index_t> finished, external_count, internal_count;
+    std::vector<index_t> external_count, internal_count;
     std::vector<std::uint64_t> incoming;
     index_t end = 0;
     auto bump = [](std::vector<index_t>& count, index_t t) {
@@ -148,110 +256,37 @@ Schedule detail::schedule_of_feasible(const Csr<double>& lower, const Partition&
     for (index_t g = g0; g < g1; ++g) {
       external_count.clear();
       internal_count.clear();
-      const auto [n_ext, n_int] = place(
-          g, finished, incoming, [&](index_t t, index_t, index_t, double) { bump(external_count, t); },
-          [&](index_t t, index_t, index_t, double) { bump(internal_count, t); });
+      const index_t base = p.part_ptr[g], m = p.part_ptr[g + 1] - base;
+      index_t* finished = s.division_slot.data() + base;  // a vertex's is read by later ones only
+      index_t n_ext = 0, n_int = 0;
+      for (index_t l = 0; l < m; ++l) {
+        const auto [external, last] = place_row(
+            lower, pos, base, p.vertices[base + l], finished, incoming,
+            [&](index_t j, index_t) { bump(external_count, j); }, [&](index_t t, index_t) { bump(internal_count, t); });
+        finished[l] = last;
+        n_ext = std::max(n_ext, external);
+        n_int = std::max(n_int, last + 1);
+      }
       for (index_t c : external_count) out.edge_ptr.push_back(end += c);
       for (index_t c : internal_count) out.edge_ptr.push_back(end += c);
       out.external_slots.push_back(n_ext);
       out.internal_slots.push_back(n_int);
     }
   };
-
-  auto schedule_range = [&](index_t g0, index_t g1, Part& out) {
-    // Sized once for the range's largest sub-graph: grown by appends, a sub-graph of tens
-    // of thousands of edges reallocated it a dozen times, each time on fresh pages.
-    std::size_t most = 0;
-    for (index_t g = g0; g < g1; ++g) most = std::max(most, first_edge[g + 1] - first_edge[g]);
-    std::vector<Placed> placed;
-    placed.reserve(most);
-    std::vector<index_t> finished;
-    std::vector<std::uint64_t> incoming;
-    std::vector<index_t> count;
-    for (index_t g = g0; g < g1; ++g) {
-      const index_t m = p.part_ptr[g + 1] - p.part_ptr[g];
-      placed.clear();
-      // Internal slots are stored as -1 - t until n_ext is known.
-      const auto [n_ext, n_int] = place(
-          g, finished, incoming,
-          [&](index_t t, index_t source, index_t target, double value) {
-            placed.push_back({t, source, target, value});
-          },
-          [&](index_t t, index_t source, index_t target, double value) {
-            placed.push_back({-1 - t, source, target, value});
-          });
-      for (Placed& e : placed)
-        if (e.slot < 0) e.slot = n_ext + (-1 - e.slot);
-
-      const index_t slots = n_ext + n_int;
-      count.assign(static_cast<std::size_t>(slots) + 1, 0);
-      for (const Placed& e : placed) ++count[e.slot + 1];
-      for (index_t t = 0; t < slots; ++t) count[t + 1] += count[t];
-      const std::size_t written = first_edge[g];
-      const auto edge_base = static_cast<index_t>(written);
-      for (index_t t = 0; t < slots; ++t) out.edge_ptr.push_back(edge_base + count[t + 1]);
-      // Stable, and placed is in target order, so each slot lists targets ascending.
-      for (const Placed& e : placed) {
-        const std::size_t at = written + static_cast<std::size_t>(count[e.slot]++);
-        s.edge_source[at] = e.source;
-        s.edge_target[at] = e.target;
-        s.edge_value[at] = e.value;
-      }
-
-      // Ready vertices, then the divisions of each internal slot (ascending local index):
-      // a counting sort by slot.
-      count.assign(static_cast<std::size_t>(n_int) + 1, 0);
-      for (index_t l = 0; l < m; ++l) {
-        if (finished[l] < 0)
-          out.ready.push_back(l);
-        else
-          ++count[finished[l] + 1];
-      }
-      out.ready_end.push_back(static_cast<index_t>(out.ready.size()));
-      for (index_t t = 0; t < n_int; ++t) count[t + 1] += count[t];
-      const auto division_base = static_cast<index_t>(out.division.size());
-      for (index_t t = 0; t < n_ext; ++t) out.division_ptr.push_back(division_base);
-      for (index_t t = 0; t < n_int; ++t) out.division_ptr.push_back(division_base + count[t + 1]);
-      out.division.resize(static_cast<std::size_t>(division_base + count[n_int]));
-      for (index_t l = 0; l < m; ++l)
-        if (finished[l] >= 0) out.division[static_cast<std::size_t>(division_base + count[finished[l]]++)] = l;
-      out.external_slots.push_back(n_ext);
-      out.internal_slots.push_back(n_int);
-    }
-  };
-
-  // Ranges of about equal edge counts, at least min_range edges each (the slots alone: the
-  // vertex ranges, edge counts being unknown).
-  const std::vector<std::size_t> range_begin =
-      all ? balanced_ranges(subgraphs, range_count(all_edges, min_range, subgraphs, std::max(threads, 1u)),
-                            [&](std::size_t g) { return first_edge[g]; })
-          : vertex_ranges;
-  std::vector<Part> parts(range_begin.size() - 1);
-  for_each_range(range_begin, [&](std::size_t r, std::size_t g0, std::size_t g1) {
-    if (!all)
-      count_range(static_cast<index_t>(g0), static_cast<index_t>(g1), parts[r]);
-    else
-      schedule_range(static_cast<index_t>(g0), static_cast<index_t>(g1), parts[r]);
+  std::vector<Part> parts(vertex_ranges.size() - 1);
+  for_each_range(vertex_ranges, [&](std::size_t r, std::size_t g0, std::size_t g1) {
+    count_range(static_cast<index_t>(g0), static_cast<index_t>(g1), parts[r]);
   });
-  if (all) {
-    s.division.reserve(static_cast<std::size_t>(n));
-    s.ready.reserve(static_cast<std::size_t>(n));
-  }
   for (const Part& part : parts) {
     for (std::size_t k = 0; k < part.external_slots.size(); ++k) {
       s.external_slots.push_back(part.external_slots[k]);
       s.internal_slots.push_back(part.internal_slots[k]);
       s.slot_ptr.push_back(s.slot_ptr.back() + part.external_slots[k] + part.internal_slots[k]);
     }
-    const index_t edge_base = all ? 0 : s.edge_ptr.back();  // a whole schedule's ends are absolute
+    const index_t edge_base = s.edge_ptr.back();
     for (index_t end : part.edge_ptr) s.edge_ptr.push_back(edge_base + end);
-    const auto ready_base = static_cast<index_t>(s.ready.size());
-    for (index_t end : part.ready_end) s.ready_ptr.push_back(ready_base + end);
-    s.ready.insert(s.ready.end(), part.ready.begin(), part.ready.end());
-    const auto division_base = static_cast<index_t>(s.division.size());
-    for (index_t d : part.division_ptr) s.division_ptr.push_back(division_base + d);
-    s.division.insert(s.division.end(), part.division.begin(), part.division.end());
   }
+  if (content == ScheduleContent::all) place_edges(lower, p, s, threads, min_range);
   return s;
 }
 

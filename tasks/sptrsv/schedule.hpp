@@ -48,7 +48,7 @@ struct Schedule {
   std::vector<index_t> internal_slots;  // n_slots per sub-graph
   std::vector<index_t> slot_ptr{0};     // subgraphs + 1
   std::vector<index_t> edge_ptr{0};     // total slots + 1
-  // Edges and the diagonal: sized, then filled by ranges of sub-graphs on several threads
+  // Edges and the diagonal: sized, then filled by ranges of rows on several threads
   // (sparse/uninit_vector.hpp).
   sparse::UninitVector<index_t> edge_source;
   sparse::UninitVector<index_t> edge_target;
@@ -58,6 +58,10 @@ struct Schedule {
   std::vector<index_t> division_ptr{0};  // total slots + 1
   std::vector<index_t> division;
   sparse::UninitVector<double> diagonal;  // per permuted index
+  // Per permuted index: the internal slot at whose end the vertex is divided, -1 for a
+  // ready vertex (what ready and division list by sub-graph and slot).
+  sparse::UninitVector<index_t> division_slot;
+  sparse::UninitVector<index_t> position;  // per vertex: its permuted index
 
   index_t total_slots() const { return slot_ptr.back(); }
   std::size_t edges() const { return edge_source.size(); }
@@ -73,20 +77,27 @@ Schedule build_schedule(const Csr<double>& lower, const Partition& p);
 
 namespace detail {
 // What schedule_of_feasible fills in: the whole schedule, or only the slots (subgraphs,
-// external_slots, internal_slots, slot_ptr, edge_ptr), as they would be in the whole
-// one: enough for slot_rounds and predicted_time; no diagonal is read or checked. The
-// analysis (whose system was checked for zero diagonals already) compares its candidate
-// n_max by slots and places the edges of the chosen one only.
+// external_slots, internal_slots, slot_ptr, edge_ptr), division_slot and position, as they would
+// be in the whole one: enough for slot_rounds and predicted_time, and for place_edges; no
+// diagonal is read or checked. The analysis (whose system was checked for zero
+// diagonals already) compares its candidate n_max by slots and places the edges of the
+// chosen one only.
 enum class ScheduleContent { all, slots };
 
 // build_schedule without its checks of `lower` and the partition's feasibility, for a
 // partition that partition() made of this `lower` (a whole schedule still checks for zero
-// diagonals). With threads > 1 it runs on up to that many threads, in ranges of
-// sub-graphs of at least min_range rows (the pass over the rows, and the slots alone) or
-// edges (the whole schedule) each; the result is the same.
+// diagonals). With threads > 1 it runs on up to that many threads, in ranges of at least
+// min_range rows (the slots: ranges of sub-graphs) or edges (the edges: ranges of rows,
+// sub-graphs split between them); the result is the same.
 Schedule schedule_of_feasible(const Csr<double>& lower, const Partition& p, unsigned threads = 1,
                               std::size_t min_range = std::size_t{1} << 16,
                               ScheduleContent content = ScheduleContent::all);
+
+// Makes the slots of schedule_of_feasible (ScheduleContent::slots, of this `lower` and
+// `p`) the whole schedule: the second half of ScheduleContent::all, on up to `threads`
+// threads in ranges of at least min_range edges.
+void place_edges(const Csr<double>& lower, const Partition& p, Schedule& s, unsigned threads,
+                 std::size_t min_range);
 }  // namespace detail
 
 // "" when the schedule is consistent with the partition, rules (a)-(c) hold, every

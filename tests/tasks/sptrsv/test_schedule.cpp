@@ -283,9 +283,10 @@ TEST(ScheduleErrors, RejectsBadInput) {
   EXPECT_THROW(solve_with_schedule(p, s, std::vector<double>(3, 1.0)), std::invalid_argument);
 }
 
-// analyze schedules ranges of sub-graphs on several threads: every array must be what
-// one thread makes (ranges down to one edge, so that small cases are split too), and its
-// candidates' slots must be the whole schedule's.
+// analyze schedules on several threads (slots: ranges of sub-graphs; edges: ranges of
+// rows that split sub-graphs): every array must be what one thread makes (ranges down to
+// one edge, so that small cases are split too), its candidates' slots must be the whole
+// schedule's, and placing the edges of those slots must give the whole schedule.
 TEST(ScheduleThreads, RangesOnSeveralThreadsGiveTheSameSchedule) {
   auto same = [](const Csr<double>& l, index_t n_max, const std::string& label) {
     SCOPED_TRACE(label);
@@ -305,16 +306,29 @@ TEST(ScheduleThreads, RangesOnSeveralThreadsGiveTheSameSchedule) {
       EXPECT_EQ(many.division_ptr, one.division_ptr);
       EXPECT_EQ(many.division, one.division);
       EXPECT_EQ(many.diagonal, one.diagonal);
+      EXPECT_EQ(many.division_slot, one.division_slot);
       // The slots alone (what analyze compares its candidates by) are the whole
       // schedule's, and nothing else is filled in.
-      const Schedule slots = detail::schedule_of_feasible(l, p, threads, 1, detail::ScheduleContent::slots);
+      Schedule slots = detail::schedule_of_feasible(l, p, threads, 1, detail::ScheduleContent::slots);
       EXPECT_EQ(slots.subgraphs, one.subgraphs);
       EXPECT_EQ(slots.external_slots, one.external_slots);
       EXPECT_EQ(slots.internal_slots, one.internal_slots);
       EXPECT_EQ(slots.slot_ptr, one.slot_ptr);
       EXPECT_EQ(slots.edge_ptr, one.edge_ptr);
+      EXPECT_EQ(slots.division_slot, one.division_slot);
       EXPECT_EQ(slots.edges(), 0u);
       EXPECT_TRUE(slots.division.empty() && slots.ready.empty() && slots.diagonal.empty());
+      // Their edges placed on another number of threads (analyze: all of them).
+      detail::place_edges(l, p, slots, threads + 1, 1);
+      EXPECT_EQ(slots.edge_ptr, one.edge_ptr);
+      EXPECT_EQ(slots.edge_source, one.edge_source);
+      EXPECT_EQ(slots.edge_target, one.edge_target);
+      EXPECT_EQ(slots.edge_value, one.edge_value);
+      EXPECT_EQ(slots.ready_ptr, one.ready_ptr);
+      EXPECT_EQ(slots.ready, one.ready);
+      EXPECT_EQ(slots.division_ptr, one.division_ptr);
+      EXPECT_EQ(slots.division, one.division);
+      EXPECT_EQ(slots.diagonal, one.diagonal);
     }
     EXPECT_EQ(check_schedule(l, p, one), "");
   };
