@@ -2,78 +2,99 @@
 
 #include <algorithm>
 #include <queue>
-#include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
-#include "sparse/uninit_vector.hpp"
 #include "tasks/sptrsv/ranges.hpp"
 
 namespace apiary::sptrsv {
 
 namespace {
 
+struct ExternalEdge {
+  index_t target;  // local index
+  index_t source;  // row of x
+  double value;
+};
+
 // The external edges of one sub-graph dealt to `threads` threads: all edges into one
 // target go to the same thread (which then applies them one after the other, so external
 // rows need no barrier between them), targets with the most edges first (ties: lower
 // target first), each to the least loaded thread (ties: lower thread). The threads' lists
-// are ranked longest first (ties: lower thread), empty ones dropped: row r of the layout
-// is then the r-th edge of lists 0, 1, ... as long as they have one, and a target's j-th
-// edge is at position start(t) + j of list list(t). Flat arrays reused from one
-// sub-graph to the next, and counting sorts (targets and run lengths are small): with a
-// vector per thread and comparison sorts, laying out the plan ran more instructions than
-// partitioning (callgrind, poisson3d:40 at n_max 256: 104 M against 39 M; 51 M then).
+// come back longest first (ties: lower thread), empty ones dropped: row r of the layout
+// is then the r-th edge of lists 0, 1, ... as long as they have one. Flat arrays reused
+// from one sub-graph to the next, and counting sorts (targets and run lengths are small):
+// with a vector per thread and comparison sorts, laying out the plan ran more
+// instructions than partitioning (callgrind, poisson3d:40 at n_max 256: 104 M against
+// 39 M; 51 M now).
 class ExternalRows {
  public:
-  // length[t]: the external edges into local target t.
-  void deal(std::span<const index_t> length, int threads) {
-    const auto m = static_cast<index_t>(length.size());
+  // `edges` in schedule order (a target's edges in ascending column order); targets are
+  // local indices below m.
+  void deal(const std::vector<ExternalEdge>& edges, index_t m, int threads) {
+    // The edges grouped by target, stably: a target's edges keep their order.
+    count_.assign(static_cast<std::size_t>(m) + 1, 0);
+    for (const ExternalEdge& e : edges) ++count_[e.target + 1];
+    for (index_t t = 0; t < m; ++t) count_[t + 1] += count_[t];
+    by_target_.resize(edges.size());
+    fill_.assign(count_.begin(), count_.end() - 1);
+    for (const ExternalEdge& e : edges) by_target_[fill_[e.target]++] = e;
     // Targets with edges, longest first, ties by target: a counting sort by length.
     index_t longest = 0;
-    for (index_t t = 0; t < m; ++t) longest = std::max(longest, length[t]);
+    for (index_t t = 0; t < m; ++t) longest = std::max(longest, edges_into(t));
     by_length_.assign(static_cast<std::size_t>(longest) + 2, 0);
     for (index_t t = 0; t < m; ++t)
-      if (length[t] > 0) ++by_length_[longest - length[t] + 1];
+      if (const index_t len = edges_into(t); len > 0) ++by_length_[longest - len + 1];
     for (index_t k = 0; k <= longest; ++k) by_length_[k + 1] += by_length_[k];
     targets_.resize(static_cast<std::size_t>(by_length_.back()));
     for (index_t t = 0; t < m; ++t)
-      if (length[t] > 0) targets_[by_length_[longest - length[t]]++] = t;
-    // Each target to the least loaded thread, after the targets dealt to it before.
+      if (const index_t len = edges_into(t); len > 0) targets_[by_length_[longest - len]++] = t;
+    // Each target to the least loaded thread.
     using Load = std::pair<std::size_t, int>;  // (edges, thread): least loaded, then lowest
     std::priority_queue<Load, std::vector<Load>, std::greater<>> least;
     for (int t = 0; t < threads; ++t) least.emplace(0, t);
-    owner_.resize(static_cast<std::size_t>(m));
-    start_.resize(static_cast<std::size_t>(m));
-    for (const index_t t : targets_) {
+    owner_.resize(targets_.size());
+    load_.assign(static_cast<std::size_t>(threads), 0);
+    for (std::size_t k = 0; k < targets_.size(); ++k) {
+      const index_t t = targets_[k];
       auto [load, thread] = least.top();
       least.pop();
-      owner_[t] = thread;
-      start_[t] = static_cast<index_t>(load);
-      least.emplace(load + static_cast<std::size_t>(length[t]), thread);
-    }
-    load_.assign(static_cast<std::size_t>(threads), 0);
-    while (!least.empty()) {
-      load_[static_cast<std::size_t>(least.top().second)] = static_cast<index_t>(least.top().first);
-      least.pop();
+      owner_[k] = thread;
+      const auto len = static_cast<std::size_t>(edges_into(t));
+      load_[static_cast<std::size_t>(thread)] += static_cast<index_t>(len);
+      least.emplace(load + len, thread);
     }
     // The threads with edges, longest list first, ties by thread.
     lists_.clear();
     for (int t = 0; t < threads; ++t)
       if (load_[static_cast<std::size_t>(t)] > 0) lists_.push_back(t);
     std::stable_sort(lists_.begin(), lists_.end(), [&](int a, int b) { return load_[a] > load_[b]; });
-    rank_.assign(static_cast<std::size_t>(threads), 0);
-    for (std::size_t i = 0; i < lists_.size(); ++i) rank_[static_cast<std::size_t>(lists_[i])] = static_cast<int>(i);
+    // Each list contiguous in `edges_`, its targets in the order they were dealt.
+    list_ptr_.assign(lists_.size() + 1, 0);
+    at_.assign(static_cast<std::size_t>(threads), 0);
+    for (std::size_t i = 0; i < lists_.size(); ++i) {
+      list_ptr_[i + 1] = list_ptr_[i] + load_[static_cast<std::size_t>(lists_[i])];
+      at_[static_cast<std::size_t>(lists_[i])] = list_ptr_[i];
+    }
+    edges_.resize(edges.size());
+    for (std::size_t k = 0; k < targets_.size(); ++k) {
+      const index_t t = targets_[k];
+      index_t& at = at_[static_cast<std::size_t>(owner_[k])];
+      for (index_t e = count_[t]; e < count_[t + 1]; ++e) edges_[at++] = by_target_[e];
+    }
   }
 
   std::size_t lists() const { return lists_.size(); }
-  index_t length(std::size_t i) const { return load_[static_cast<std::size_t>(lists_[i])]; }
-  int list(index_t t) const { return rank_[static_cast<std::size_t>(owner_[t])]; }  // targets with edges only
-  index_t start(index_t t) const { return start_[t]; }
+  index_t length(std::size_t i) const { return list_ptr_[i + 1] - list_ptr_[i]; }
+  const ExternalEdge& edge(std::size_t i, index_t r) const { return edges_[list_ptr_[i] + r]; }
 
  private:
-  std::vector<index_t> by_length_, targets_, start_, load_;
-  std::vector<int> owner_, lists_, rank_;
+  index_t edges_into(index_t target) const { return count_[target + 1] - count_[target]; }
+
+  std::vector<index_t> count_, fill_, by_length_, targets_, load_, list_ptr_, at_;
+  std::vector<int> owner_, lists_;
+  std::vector<ExternalEdge> by_target_, edges_;
 };
 
 }  // namespace
@@ -99,62 +120,55 @@ DevicePlan build_device_plan(const Csr<double>& lower, const Partition& p, Sched
   auto user_row = [&](index_t i) { return reversed ? n - 1 - i : i; };
 
   // The slots of each sub-graph: its external edges laid out again in rows owned by
-  // threads (ExternalRows), its internal slots as scheduled. Edge values are divided by
+  // threads (external_rows), its internal slots as scheduled. Edge values are divided by
   // the target's diagonal: the task divides b on load, and no step of a slot divides.
   //
   // A sub-graph keeps its schedule's edges, so its edges start where they start in the
-  // schedule. First each sub-graph's external edges are dealt to the task's threads
-  // (ranges of sub-graphs in parallel, the plan being built after the n_max candidates,
-  // on its own), which gives each external edge its place: its target's j-th edge, in
-  // external slot j, goes to row start(t) + j at the column of list(t). The external
-  // edges are copied out first, as the rows are written back over them. Then one pass over
-  // all edges in ranges of about equal size, which split sub-graphs (a matrix of few
-  // large sub-graphs used to leave most threads idle): external edges to their places,
-  // internal edges divided where the schedule put them (allocated again and copied, the
-  // three arrays of a 1.4-million-edge plan took 12 ms to zero on the 2-core machine, one
-  // thread).
+  // schedule, and sub-graphs are laid out independently: ranges of them in parallel (the
+  // plan is built after the n_max candidates, on its own), then the slot offsets in
+  // order. A range records the ends of each sub-graph's external rows (rows_of_part).
+  // The edges are rewritten in the schedule's arrays: a sub-graph's external edges are
+  // copied out before its rows are written back over them, and its internal edges stay
+  // where they are (allocated again and copied, the three arrays of a 1.4-million-edge
+  // plan took 12 ms to zero on the 2-core machine, one thread).
   d.external_slots.resize(static_cast<std::size_t>(p.parts));
   d.edge_source = std::move(s.edge_source);
   d.edge_target = std::move(s.edge_target);
   d.edge_value = std::move(s.edge_value);
-  auto first_edge = [&](index_t g) { return s.edge_ptr[s.slot_ptr[g]]; };
-  auto first_internal_edge = [&](index_t g) { return s.edge_ptr[s.slot_ptr[g] + s.external_slots[g]]; };
-  std::vector<std::size_t> copy_at(static_cast<std::size_t>(p.parts) + 1, 0);  // each sub-graph's external edges
-  for (index_t g = 0; g < p.parts; ++g)
-    copy_at[g + 1] = copy_at[g] + static_cast<std::size_t>(first_internal_edge(g) - first_edge(g));
-  sparse::UninitVector<index_t> copy_source(copy_at.back()), copy_target(copy_at.back());
-  sparse::UninitVector<double> copy_value(copy_at.back());
-  sparse::UninitVector<int> list_of(static_cast<std::size_t>(n));       // per permuted index with external edges
-  sparse::UninitVector<index_t> start_of(static_cast<std::size_t>(n));  // likewise
-  auto deal = [&](index_t g0, index_t g1, std::vector<std::vector<index_t>>& rows_of_part) {
+  auto lay_out = [&](index_t g0, index_t g1, std::vector<std::vector<index_t>>& rows_of_part) {
+    std::vector<ExternalEdge> external;
     ExternalRows rows_of;
-    std::vector<index_t> length;
     for (index_t g = g0; g < g1; ++g) {
       const index_t base = p.part_ptr[g];
-      const index_t e0 = first_edge(g), e1 = first_internal_edge(g);
-      length.assign(static_cast<std::size_t>(p.part_ptr[g + 1] - base), 0);
-      for (index_t e = e0; e < e1; ++e) ++length[d.edge_target[e]];
-      std::copy(d.edge_source.begin() + e0, d.edge_source.begin() + e1, copy_source.begin() + copy_at[g]);
-      std::copy(d.edge_target.begin() + e0, d.edge_target.begin() + e1, copy_target.begin() + copy_at[g]);
-      std::copy(d.edge_value.begin() + e0, d.edge_value.begin() + e1, copy_value.begin() + copy_at[g]);
-      rows_of.deal(length, kTasslThreads);
-      for (index_t t = 0; t < static_cast<index_t>(length.size()); ++t)
-        if (length[t] > 0) {
-          list_of[base + t] = rows_of.list(t);
-          start_of[base + t] = rows_of.start(t);
-        }
-      // Row r holds the r-th edge of every list longer than r (lengths descend).
-      std::vector<index_t>& ends = rows_of_part[static_cast<std::size_t>(g - g0)];
+      std::size_t at = static_cast<std::size_t>(s.edge_ptr[s.slot_ptr[g]]);
+      auto add_edge = [&](index_t source, index_t target, double value) {
+        d.edge_source[at] = source;
+        d.edge_target[at] = target;
+        d.edge_value[at] = value / d.diagonal[base + target];
+        ++at;
+      };
+      const index_t first_internal = s.slot_ptr[g] + s.external_slots[g];
+      external.clear();
+      for (index_t e = s.edge_ptr[s.slot_ptr[g]]; e < s.edge_ptr[first_internal]; ++e)
+        external.push_back({d.edge_target[e], user_row(p.vertices[d.edge_source[e]]), d.edge_value[e]});
+      rows_of.deal(external, p.part_ptr[g + 1] - base, kTasslThreads);
       const index_t rows = rows_of.lists() == 0 ? 0 : rows_of.length(0);
-      std::size_t wide = rows_of.lists();
-      for (index_t r = 0, at = e0; r < rows; ++r) {
-        while (rows_of.length(wide - 1) <= r) --wide;
-        ends.push_back(at += static_cast<index_t>(wide));
+      std::vector<index_t>& ends = rows_of_part[static_cast<std::size_t>(g - g0)];
+      for (index_t r = 0; r < rows; ++r) {
+        for (std::size_t i = 0; i < rows_of.lists() && rows_of.length(i) > r; ++i) {  // lengths descend
+          const ExternalEdge& e = rows_of.edge(i, r);
+          add_edge(e.source, e.target, e.value);
+        }
+        ends.push_back(static_cast<index_t>(at));
       }
+      // The internal edges follow the rows, where the schedule put them (at is their first).
+      for (auto e = at; e < static_cast<std::size_t>(s.edge_ptr[s.slot_ptr[g + 1]]); ++e)
+        d.edge_value[e] /= d.diagonal[base + d.edge_target[e]];
     }
   };
-  // Ranges of sub-graphs of about equal edge counts, one per hardware thread and at
-  // least 2^13 edges each (smaller plans stay on the calling thread).
+  // Ranges of about equal edge counts, one per hardware thread and at least 2^13 edges
+  // each (the plan of nh2010, 117 k edges, took 6 ms on one thread of an H200 host;
+  // smaller plans stay on the calling thread).
   const std::vector<std::size_t> range_begin =
       detail::balanced_ranges(static_cast<std::size_t>(p.parts),
                               detail::range_count(edges, std::size_t{1} << 13, static_cast<std::size_t>(p.parts)),
@@ -162,7 +176,7 @@ DevicePlan build_device_plan(const Csr<double>& lower, const Partition& p, Sched
   std::vector<std::vector<std::vector<index_t>>> rows_of_range(range_begin.size() - 1);
   for (std::size_t k = 0; k + 1 < range_begin.size(); ++k) rows_of_range[k].resize(range_begin[k + 1] - range_begin[k]);
   detail::for_each_range(range_begin, [&](std::size_t k, std::size_t g0, std::size_t g1) {
-    deal(static_cast<index_t>(g0), static_cast<index_t>(g1), rows_of_range[k]);
+    lay_out(static_cast<index_t>(g0), static_cast<index_t>(g1), rows_of_range[k]);
   });
   for (std::size_t k = 0; k + 1 < range_begin.size(); ++k)
     for (auto g = static_cast<index_t>(range_begin[k]); g < static_cast<index_t>(range_begin[k + 1]); ++g) {
@@ -174,36 +188,6 @@ DevicePlan build_device_plan(const Csr<double>& lower, const Partition& p, Sched
       for (index_t t = first_internal; t < s.slot_ptr[g + 1]; ++t) d.edge_ptr.push_back(s.edge_ptr[t + 1]);
       d.slot_ptr.push_back(static_cast<index_t>(d.edge_ptr.size()) - 1);
     }
-  const std::vector<std::size_t> edge_ranges = detail::balanced_ranges(
-      edges, detail::range_count(edges, std::size_t{1} << 13, edges), [](std::size_t e) { return e; });
-  detail::for_each_range(edge_ranges, [&](std::size_t, std::size_t e0, std::size_t e1) {
-    // The sub-graph and the schedule's slot of edge e0, followed as e goes on.
-    auto g = static_cast<index_t>(std::upper_bound(s.slot_ptr.begin() + 1, s.slot_ptr.end(), 0,
-                                                   [&](int, index_t slot_end) {
-                                                     return static_cast<std::size_t>(s.edge_ptr[slot_end]) > e0;
-                                                   }) -
-                                  (s.slot_ptr.begin() + 1));
-    index_t slot = s.slot_ptr[g];
-    for (auto e = static_cast<index_t>(e0); e < static_cast<index_t>(e1); ++e) {
-      while (e >= s.edge_ptr[slot + 1]) {
-        ++slot;
-        while (slot >= s.slot_ptr[g + 1]) ++g;
-      }
-      const index_t base = p.part_ptr[g];
-      const index_t j = slot - s.slot_ptr[g];
-      if (j >= s.external_slots[g]) {
-        d.edge_value[e] /= d.diagonal[base + d.edge_target[e]];
-        continue;
-      }
-      const std::size_t c = copy_at[g] + static_cast<std::size_t>(e - first_edge(g));
-      const index_t t = copy_target[c];
-      const index_t row = start_of[base + t] + j;
-      const auto at = static_cast<std::size_t>(d.edge_ptr[d.slot_ptr[g] + row] + list_of[base + t]);
-      d.edge_source[at] = user_row(p.vertices[copy_source[c]]);
-      d.edge_target[at] = t;
-      d.edge_value[at] = copy_value[c] / d.diagonal[base + t];
-    }
-  });
   d.load_index.resize(static_cast<std::size_t>(n));
   for (index_t k = 0; k < n; ++k) d.load_index[k] = user_row(p.vertices[k]);
 

@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <exception>
 #include <future>
 #include <thread>
 #include <vector>
@@ -45,37 +44,16 @@ std::vector<std::size_t> balanced_ranges(std::size_t count, std::size_t ranges, 
   return begin;
 }
 
-// Runs ranges [r0, r1) of for_each_range: the upper half on a new thread, which splits it
-// again, the lower half here, down to range r0 on this thread.
-template <class F>
-void run_ranges(const std::vector<std::size_t>& begin, std::size_t r0, std::size_t r1, F& f,
-                std::vector<std::exception_ptr>& error) {
-  std::vector<std::future<void>> halves;
-  while (r1 - r0 > 1) {
-    const std::size_t mid = r0 + (r1 - r0) / 2;
-    halves.push_back(std::async(std::launch::async, [&, mid, r1] { run_ranges(begin, mid, r1, f, error); }));
-    r1 = mid;
-  }
-  try {
-    f(r0, begin[r0], begin[r0 + 1]);
-  } catch (...) {
-    error[r0] = std::current_exception();
-  }
-  for (auto& h : halves) h.get();
-}
-
 // Calls f(r, begin[r], begin[r + 1]) for every range r of `begin` (balanced_ranges), range
 // 0 on the calling thread and the others on threads of their own; returns when all are
-// done and rethrows the first exception in range order. The threads start each other in
-// halves: a thread's start costs ~28 us on a 16-core H200 host, and one thread starting
-// 15 took ~425 us before the last range began (4 starts deep now).
+// done and rethrows the first exception in range order.
 template <class F>
 void for_each_range(const std::vector<std::size_t>& begin, F&& f) {
-  if (begin.size() < 2) return;
-  std::vector<std::exception_ptr> error(begin.size() - 1);
-  run_ranges(begin, 0, begin.size() - 1, f, error);
-  for (const std::exception_ptr& e : error)
-    if (e) std::rethrow_exception(e);
+  std::vector<std::future<void>> work;
+  for (std::size_t r = 0; r + 1 < begin.size(); ++r)
+    work.push_back(std::async(r == 0 ? std::launch::deferred : std::launch::async,
+                              [&f, &begin, r] { f(r, begin[r], begin[r + 1]); }));
+  for (auto& w : work) w.get();
 }
 
 }  // namespace apiary::sptrsv::detail
