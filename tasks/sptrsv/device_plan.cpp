@@ -22,79 +22,60 @@ struct ExternalEdge {
 // target go to the same thread (which then applies them one after the other, so external
 // rows need no barrier between them), targets with the most edges first (ties: lower
 // target first), each to the least loaded thread (ties: lower thread). The threads' lists
-// come back longest first (ties: lower thread), empty ones dropped: row r of the layout
-// is then the r-th edge of lists 0, 1, ... as long as they have one. Flat arrays reused
-// from one sub-graph to the next, and counting sorts (targets and run lengths are small):
-// with a vector per thread and comparison sorts, laying out the plan ran more
-// instructions than partitioning (callgrind, poisson3d:40 at n_max 256: 104 M against
-// 39 M; 51 M now).
+// are ranked longest first (ties: lower thread), empty ones dropped: row r of the layout
+// is then the r-th edge of lists 0, 1, ... as long as they have one, and a target's j-th
+// edge is at position start(t) + j of list list(t), so each edge is written once, to its
+// place. Flat arrays reused from one sub-graph to the next, and counting sorts (targets
+// and run lengths are small): with a vector per thread and comparison sorts, laying out
+// the plan ran more instructions than partitioning (callgrind, poisson3d:40 at n_max 256:
+// 104 M against 39 M; 51 M then).
 class ExternalRows {
  public:
-  // `edges` in schedule order (a target's edges in ascending column order); targets are
-  // local indices below m.
-  void deal(const std::vector<ExternalEdge>& edges, index_t m, int threads) {
-    // The edges grouped by target, stably: a target's edges keep their order.
-    count_.assign(static_cast<std::size_t>(m) + 1, 0);
-    for (const ExternalEdge& e : edges) ++count_[e.target + 1];
-    for (index_t t = 0; t < m; ++t) count_[t + 1] += count_[t];
-    by_target_.resize(edges.size());
-    fill_.assign(count_.begin(), count_.end() - 1);
-    for (const ExternalEdge& e : edges) by_target_[fill_[e.target]++] = e;
+  // length[t]: the external edges into local target t.
+  void deal(const std::vector<index_t>& length, int threads) {
+    const auto m = static_cast<index_t>(length.size());
     // Targets with edges, longest first, ties by target: a counting sort by length.
     index_t longest = 0;
-    for (index_t t = 0; t < m; ++t) longest = std::max(longest, edges_into(t));
+    for (index_t t = 0; t < m; ++t) longest = std::max(longest, length[t]);
     by_length_.assign(static_cast<std::size_t>(longest) + 2, 0);
     for (index_t t = 0; t < m; ++t)
-      if (const index_t len = edges_into(t); len > 0) ++by_length_[longest - len + 1];
+      if (length[t] > 0) ++by_length_[longest - length[t] + 1];
     for (index_t k = 0; k <= longest; ++k) by_length_[k + 1] += by_length_[k];
     targets_.resize(static_cast<std::size_t>(by_length_.back()));
     for (index_t t = 0; t < m; ++t)
-      if (const index_t len = edges_into(t); len > 0) targets_[by_length_[longest - len]++] = t;
-    // Each target to the least loaded thread.
+      if (length[t] > 0) targets_[by_length_[longest - length[t]]++] = t;
+    // Each target to the least loaded thread, after the targets dealt to it before.
     using Load = std::pair<std::size_t, int>;  // (edges, thread): least loaded, then lowest
     std::priority_queue<Load, std::vector<Load>, std::greater<>> least;
     for (int t = 0; t < threads; ++t) least.emplace(0, t);
-    owner_.resize(targets_.size());
     load_.assign(static_cast<std::size_t>(threads), 0);
-    for (std::size_t k = 0; k < targets_.size(); ++k) {
-      const index_t t = targets_[k];
+    owner_.resize(static_cast<std::size_t>(m));
+    start_.resize(static_cast<std::size_t>(m));
+    for (const index_t t : targets_) {
       auto [load, thread] = least.top();
       least.pop();
-      owner_[k] = thread;
-      const auto len = static_cast<std::size_t>(edges_into(t));
-      load_[static_cast<std::size_t>(thread)] += static_cast<index_t>(len);
-      least.emplace(load + len, thread);
+      owner_[t] = thread;
+      start_[t] = static_cast<index_t>(load);
+      load_[static_cast<std::size_t>(thread)] += length[t];
+      least.emplace(load + static_cast<std::size_t>(length[t]), thread);
     }
     // The threads with edges, longest list first, ties by thread.
     lists_.clear();
     for (int t = 0; t < threads; ++t)
       if (load_[static_cast<std::size_t>(t)] > 0) lists_.push_back(t);
     std::stable_sort(lists_.begin(), lists_.end(), [&](int a, int b) { return load_[a] > load_[b]; });
-    // Each list contiguous in `edges_`, its targets in the order they were dealt.
-    list_ptr_.assign(lists_.size() + 1, 0);
-    at_.assign(static_cast<std::size_t>(threads), 0);
-    for (std::size_t i = 0; i < lists_.size(); ++i) {
-      list_ptr_[i + 1] = list_ptr_[i] + load_[static_cast<std::size_t>(lists_[i])];
-      at_[static_cast<std::size_t>(lists_[i])] = list_ptr_[i];
-    }
-    edges_.resize(edges.size());
-    for (std::size_t k = 0; k < targets_.size(); ++k) {
-      const index_t t = targets_[k];
-      index_t& at = at_[static_cast<std::size_t>(owner_[k])];
-      for (index_t e = count_[t]; e < count_[t + 1]; ++e) edges_[at++] = by_target_[e];
-    }
+    rank_.resize(static_cast<std::size_t>(threads));
+    for (std::size_t i = 0; i < lists_.size(); ++i) rank_[static_cast<std::size_t>(lists_[i])] = static_cast<int>(i);
   }
 
   std::size_t lists() const { return lists_.size(); }
-  index_t length(std::size_t i) const { return list_ptr_[i + 1] - list_ptr_[i]; }
-  const ExternalEdge& edge(std::size_t i, index_t r) const { return edges_[list_ptr_[i] + r]; }
+  index_t length(std::size_t i) const { return load_[static_cast<std::size_t>(lists_[i])]; }
+  int list(index_t t) const { return rank_[static_cast<std::size_t>(owner_[t])]; }  // targets with edges only
+  index_t start(index_t t) const { return start_[t]; }
 
  private:
-  index_t edges_into(index_t target) const { return count_[target + 1] - count_[target]; }
-
-  std::vector<index_t> count_, fill_, by_length_, targets_, load_, list_ptr_, at_;
-  std::vector<int> owner_, lists_;
-  std::vector<ExternalEdge> by_target_, edges_;
+  std::vector<index_t> by_length_, targets_, start_, load_;
+  std::vector<int> owner_, lists_, rank_;
 };
 
 }  // namespace
@@ -138,32 +119,40 @@ DevicePlan build_device_plan(const Csr<double>& lower, const Partition& p, Sched
   auto lay_out = [&](index_t g0, index_t g1, std::vector<std::vector<index_t>>& rows_of_part) {
     std::vector<ExternalEdge> external;
     ExternalRows rows_of;
+    std::vector<index_t> length;
     for (index_t g = g0; g < g1; ++g) {
       const index_t base = p.part_ptr[g];
-      std::size_t at = static_cast<std::size_t>(s.edge_ptr[s.slot_ptr[g]]);
-      auto add_edge = [&](index_t source, index_t target, double value) {
-        d.edge_source[at] = source;
-        d.edge_target[at] = target;
-        d.edge_value[at] = value / d.diagonal[base + target];
-        ++at;
-      };
-      const index_t first_internal = s.slot_ptr[g] + s.external_slots[g];
+      const index_t first_slot = s.slot_ptr[g], first_internal = first_slot + s.external_slots[g];
+      const index_t e0 = s.edge_ptr[first_slot];
       external.clear();
-      for (index_t e = s.edge_ptr[s.slot_ptr[g]]; e < s.edge_ptr[first_internal]; ++e)
+      length.assign(static_cast<std::size_t>(p.part_ptr[g + 1] - base), 0);
+      for (index_t e = e0; e < s.edge_ptr[first_internal]; ++e) {
+        ++length[d.edge_target[e]];
         external.push_back({d.edge_target[e], user_row(p.vertices[d.edge_source[e]]), d.edge_value[e]});
-      rows_of.deal(external, p.part_ptr[g + 1] - base, kTasslThreads);
-      const index_t rows = rows_of.lists() == 0 ? 0 : rows_of.length(0);
-      std::vector<index_t>& ends = rows_of_part[static_cast<std::size_t>(g - g0)];
-      for (index_t r = 0; r < rows; ++r) {
-        for (std::size_t i = 0; i < rows_of.lists() && rows_of.length(i) > r; ++i) {  // lengths descend
-          const ExternalEdge& e = rows_of.edge(i, r);
-          add_edge(e.source, e.target, e.value);
-        }
-        ends.push_back(static_cast<index_t>(at));
       }
+      rows_of.deal(length, kTasslThreads);
+      // Row r holds the r-th edge of every list longer than r (lengths descend).
+      std::vector<index_t>& ends = rows_of_part[static_cast<std::size_t>(g - g0)];
+      const index_t rows = rows_of.lists() == 0 ? 0 : rows_of.length(0);
+      std::size_t wide = rows_of.lists();
+      index_t at = e0;
+      for (index_t r = 0; r < rows; ++r) {
+        while (rows_of.length(wide - 1) <= r) --wide;
+        ends.push_back(at += static_cast<index_t>(wide));
+      }
+      // A target's j-th edge is in the schedule's external slot j.
+      for (index_t j = 0, e = e0; j < s.external_slots[g]; ++j)
+        for (; e < s.edge_ptr[first_slot + j + 1]; ++e) {
+          const ExternalEdge& x = external[static_cast<std::size_t>(e - e0)];
+          const index_t row = rows_of.start(x.target) + j;
+          const auto to = static_cast<std::size_t>((row == 0 ? e0 : ends[static_cast<std::size_t>(row) - 1]) +
+                                                   rows_of.list(x.target));
+          d.edge_source[to] = x.source;
+          d.edge_target[to] = x.target;
+          d.edge_value[to] = x.value / d.diagonal[base + x.target];
+        }
       // The internal edges follow the rows, where the schedule put them (at is their first).
-      for (auto e = at; e < static_cast<std::size_t>(s.edge_ptr[s.slot_ptr[g + 1]]); ++e)
-        d.edge_value[e] /= d.diagonal[base + d.edge_target[e]];
+      for (index_t e = at; e < s.edge_ptr[s.slot_ptr[g + 1]]; ++e) d.edge_value[e] /= d.diagonal[base + d.edge_target[e]];
     }
   };
   // Ranges of about equal edge counts, one per hardware thread and at least 2^13 edges
