@@ -131,17 +131,19 @@ Analysis analyze(const LowerSystem& s, const AnalysisOptions& o) {
   // Candidates are independent: analyse them concurrently, keep the best.
   const PartitionInput input(s.lower);
   input.prepare_orders(*std::min_element(a.candidates.begin(), a.candidates.end()));
-  std::vector<std::future<Candidate>> work;
   // The hardware threads shared out between the candidates' schedules (the largest step
   // of a candidate): 2 each for nine candidates on 16 threads, all for a given n_max.
   const auto cores = std::max(1u, std::thread::hardware_concurrency());
   const auto schedule_threads = static_cast<unsigned>((cores + a.candidates.size() - 1) / a.candidates.size());
-  for (index_t m : a.candidates)
-    work.push_back(std::async(std::launch::async, analyse_one, std::cref(input), m, o.model, schedule_threads));
+  std::vector<Candidate> tried(a.candidates.size());
+  std::vector<std::size_t> one_each(a.candidates.size() + 1);
+  std::iota(one_each.begin(), one_each.end(), std::size_t{0});
+  detail::for_each_range(one_each, [&](std::size_t k, std::size_t, std::size_t) {
+    tried[k] = analyse_one(input, a.candidates[k], o.model, schedule_threads);
+  });
   Candidate best;
   bool have = false;
-  for (auto& w : work) {
-    Candidate c = w.get();
+  for (Candidate& c : tried) {
     a.candidate_seconds.push_back(c.seconds);
     if (!have || c.seconds < best.seconds) {
       best = std::move(c);

@@ -1,12 +1,14 @@
 // The analysis's host passes on several threads: passes run beside each other, and
-// passes split into ranges of about equal work, each range on a thread of its own (the
-// first on the calling thread): the device plan's and the schedule's sub-graphs (by
-// edges), the components whose orders are prepared and a large component's frontiers
-// (by vertices).
+// passes split into ranges of about equal work, run by the calling thread and the
+// threads of a pool: the device plan's sub-graphs (by edges), the schedule's sub-graphs
+// (slots, by vertices) and rows (edges, by edges), the components whose orders are
+// prepared and a large component's frontiers (by vertices).
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
+#include <exception>
+#include <functional>
 #include <future>
 #include <thread>
 #include <vector>
@@ -44,16 +46,33 @@ std::vector<std::size_t> balanced_ranges(std::size_t count, std::size_t ranges, 
   return begin;
 }
 
-// Calls f(r, begin[r], begin[r + 1]) for every range r of `begin` (balanced_ranges), range
-// 0 on the calling thread and the others on threads of their own; returns when all are
-// done and rethrows the first exception in range order.
+// Runs job(i) for every i in [0, count) on the calling thread and on the threads of a
+// process-wide pool (one per hardware thread but one, started on first use, asleep when
+// idle), and returns when all are done. The calling thread runs the jobs no other thread
+// has taken yet, so a job may call it again (the candidates' passes do). A std::async
+// thread per range cost ~28 us to start on a 16-core H200 host, and one thread starting
+// 15 took ~425 us before the last range began (session 30); an OpenMP team measured
+// slower still in the benchmark (its threads spin after a pass, and teams started on the
+// candidates' threads end with them).
+void run_jobs(std::size_t count, const std::function<void(std::size_t)>& job);
+
+// Calls f(r, begin[r], begin[r + 1]) for every range r of `begin` (balanced_ranges) through
+// run_jobs; returns when all are done and rethrows the first exception in range order.
 template <class F>
 void for_each_range(const std::vector<std::size_t>& begin, F&& f) {
-  std::vector<std::future<void>> work;
-  for (std::size_t r = 0; r + 1 < begin.size(); ++r)
-    work.push_back(std::async(r == 0 ? std::launch::deferred : std::launch::async,
-                              [&f, &begin, r] { f(r, begin[r], begin[r + 1]); }));
-  for (auto& w : work) w.get();
+  if (begin.size() < 2) return;
+  const std::size_t ranges = begin.size() - 1;
+  if (ranges == 1) return f(std::size_t{0}, begin[0], begin[1]);
+  std::vector<std::exception_ptr> error(ranges);
+  run_jobs(ranges, [&](std::size_t r) {
+    try {
+      f(r, begin[r], begin[r + 1]);
+    } catch (...) {
+      error[r] = std::current_exception();
+    }
+  });
+  for (const std::exception_ptr& e : error)
+    if (e) std::rethrow_exception(e);
 }
 
 }  // namespace apiary::sptrsv::detail
