@@ -1,7 +1,6 @@
 #include "tasks/sptrsv/analysis.hpp"
 
 #include <algorithm>
-#include <future>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -51,6 +50,13 @@ struct Candidate {
   std::int64_t path_external = 0, path_internal = 0;
 };
 
+// The smallest range of a parallel pass, in vertices or edges: the candidates' slots (on
+// their share of the threads) and the passes after the choice (on all). With the pool's
+// threads started once, a range this small still pays: 2^16 for the candidates left
+// nh2010's slots on one thread each (its analyze 10.8-11.7 -> 10.2-10.4 ms, blocks8x6000@1%
+// 34-36 -> 27-29 ms; H200 host, session 30).
+constexpr std::size_t kMinRange = std::size_t{1} << 13;
+
 // The partition is feasible by construction (tests check partition() on its own), so
 // the schedule and the DAG skip their checks of it. The model needs only the schedule's
 // slots and the DAG's levels: edges are placed and predecessors listed for the chosen
@@ -61,10 +67,11 @@ struct Candidate {
 Candidate analyse_one(const PartitionInput& in, index_t n_max, ModelConstants model, unsigned threads) {
   Candidate c;
   c.p = partition(in, n_max, &c.stats);
-  auto dag = std::async(detail::beside_launch(in.lower.nnz()),
-                        [&] { return detail::subgraph_dag_of_feasible(in.lower, c.p, detail::DagContent::levels); });
-  c.s = detail::schedule_of_feasible(in.lower, c.p, threads, std::size_t{1} << 16, detail::ScheduleContent::slots);
-  c.dag = dag.get();
+  detail::side_by_side(
+      [&] { c.dag = detail::subgraph_dag_of_feasible(in.lower, c.p, detail::DagContent::levels); },
+      [&] {
+        c.s = detail::schedule_of_feasible(in.lower, c.p, threads, kMinRange, detail::ScheduleContent::slots);
+      });
   c.seconds = predicted_time(c.dag, c.s, model);
   for (index_t level = 0; level < c.dag.levels; ++level) {  // the slowest sub-graph per level, as the model sees it
     double slowest = -1;
@@ -151,9 +158,8 @@ Analysis analyze(const LowerSystem& s, const AnalysisOptions& o) {
     }
   }
   // The chosen candidate's edges and predecessors (the same slots and levels as its model
-  // saw) and its device plan, each on all threads, in ranges of 2^13 edges or vertices:
-  // nothing else runs now (smaller than the candidates' 2^16, which share the threads).
-  constexpr std::size_t kMinRange = std::size_t{1} << 13;
+  // saw) and its device plan, each on all threads, in ranges of kMinRange edges or
+  // vertices: nothing else runs now.
   detail::place_edges(s.lower, best.p, best.s, cores, kMinRange);
   detail::add_predecessors(best.dag, s.lower, best.p, cores, kMinRange);
   a.total_slots = best.s.total_slots();

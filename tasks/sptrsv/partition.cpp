@@ -3,11 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <future>
 #include <mutex>
 #include <span>
 #include <stdexcept>
-#include <tuple>
 #include <utility>
 
 #include "sparse/analysis.hpp"
@@ -289,21 +287,16 @@ void require_lower_with_diagonal(const Csr<double>& lower, const char* what) {
 PartitionInput::PartitionInput(const Csr<double>& l) : lower(l), orders_(std::make_unique<Orders>()) {
   require_lower_with_diagonal(lower, "sptrsv::partition");
   const index_t n = lower.rows;
-  // The components, the row levels and the out-degrees are independent passes over L:
-  // the first two beside the last (analyze's serial head, before the candidates start).
-  auto components_of = std::async(detail::beside_launch(lower.nnz()),
-                                  [&] { return sparse::weakly_connected_components(lower, 0); });
-  auto levels_of = std::async(detail::beside_launch(lower.nnz()), [&] {
-    std::vector<index_t> row_level;
-    const index_t count = sparse::row_levels(lower, sparse::Triangle::lower, row_level);
-    return std::pair{std::move(row_level), count};
-  });
-  out_degree.assign(static_cast<std::size_t>(n), 0);
-  for (index_t i = 0; i < n; ++i)
-    for (index_t k = lower.row_begin(i); k < lower.row_end(i) - 1; ++k) ++out_degree[lower.col[k]];
-
-  std::tie(level, levels) = levels_of.get();
-  const sparse::Components comps = components_of.get();
+  // The components, the row levels and the out-degrees are independent passes over L
+  // (analyze's serial head, before the candidates start).
+  sparse::Components comps;
+  detail::side_by_side([&] { comps = sparse::weakly_connected_components(lower, 0); },
+                       [&] { levels = sparse::row_levels(lower, sparse::Triangle::lower, level); },
+                       [&] {
+                         out_degree.assign(static_cast<std::size_t>(n), 0);
+                         for (index_t i = 0; i < n; ++i)
+                           for (index_t k = lower.row_begin(i); k < lower.row_end(i) - 1; ++k) ++out_degree[lower.col[k]];
+                       });
   components = comps.count;
   comp_ptr.assign(static_cast<std::size_t>(comps.count) + 1, 0);
   for (index_t v = 0; v < n; ++v) ++comp_ptr[comps.label[v] + 1];

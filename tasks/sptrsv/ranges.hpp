@@ -6,22 +6,14 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <exception>
 #include <functional>
-#include <future>
 #include <thread>
 #include <vector>
 
 namespace apiary::sptrsv::detail {
-
-// How the analysis runs a pass beside another on a matrix of `entries` non-zeros: on a
-// thread of its own from 2^16 entries on; below, deferred (the caller runs it when it
-// asks for the result), where a thread's start would cost more than the pass (small
-// matrices measured 0.3-0.6 ms slower with three such threads, H100 host, session 27).
-inline std::launch beside_launch(std::size_t entries) {
-  return entries >= (std::size_t{1} << 16) ? std::launch::async : std::launch::deferred;
-}
 
 // How many ranges a pass over `work` units gets: one per `min_per_range` units, at most
 // `threads` (0: one per hardware thread) and at most `items`, at least one.
@@ -55,6 +47,23 @@ std::vector<std::size_t> balanced_ranges(std::size_t count, std::size_t ranges, 
 // slower still in the benchmark (its threads spin after a pass, and teams started on the
 // candidates' threads end with them).
 void run_jobs(std::size_t count, const std::function<void(std::size_t)>& job);
+
+// Runs the passes f... side by side through run_jobs and returns when all are done;
+// rethrows the first exception in argument order.
+template <class... F>
+void side_by_side(F&&... f) {
+  const std::array<std::function<void()>, sizeof...(F)> pass{std::function<void()>(std::forward<F>(f))...};
+  std::array<std::exception_ptr, sizeof...(F)> error;
+  run_jobs(sizeof...(F), [&](std::size_t i) {
+    try {
+      pass[i]();
+    } catch (...) {
+      error[i] = std::current_exception();
+    }
+  });
+  for (const std::exception_ptr& e : error)
+    if (e) std::rethrow_exception(e);
+}
 
 // Calls f(r, begin[r], begin[r + 1]) for every range r of `begin` (balanced_ranges) through
 // run_jobs; returns when all are done and rethrows the first exception in range order.
