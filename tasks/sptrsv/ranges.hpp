@@ -40,7 +40,8 @@ std::vector<std::size_t> balanced_ranges(std::size_t count, std::size_t ranges, 
 
 // Runs job(i) for every i in [0, count) on the calling thread and on the threads of a
 // process-wide pool (one per hardware thread but one, started on first use, asleep when
-// idle), and returns when all are done. The calling thread runs the jobs no other thread
+// idle), and returns when all are done. job must not throw (for_each_range and
+// side_by_side catch for it). The calling thread runs the jobs no other thread
 // has taken yet, so a job may call it again (the candidates' passes do). A std::async
 // thread per range cost ~28 us to start on a 16-core H200 host, and one thread starting
 // 15 took ~425 us before the last range began (session 30); an OpenMP team measured
