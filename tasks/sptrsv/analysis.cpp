@@ -143,9 +143,7 @@ Analysis analyze(const LowerSystem& s, const AnalysisOptions& o) {
   const auto cores = std::max(1u, std::thread::hardware_concurrency());
   const auto schedule_threads = static_cast<unsigned>((cores + a.candidates.size() - 1) / a.candidates.size());
   std::vector<Candidate> tried(a.candidates.size());
-  std::vector<std::size_t> one_each(a.candidates.size() + 1);
-  std::iota(one_each.begin(), one_each.end(), std::size_t{0});
-  detail::for_each_range(one_each, [&](std::size_t k, std::size_t, std::size_t) {
+  detail::run_each(a.candidates.size(), [&](std::size_t k) {
     tried[k] = analyse_one(input, a.candidates[k], o.model, schedule_threads);
   });
   Candidate best;

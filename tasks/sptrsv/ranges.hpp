@@ -40,24 +40,22 @@ std::vector<std::size_t> balanced_ranges(std::size_t count, std::size_t ranges, 
 
 // Runs job(i) for every i in [0, count) on the calling thread and on the threads of a
 // process-wide pool (one per hardware thread but one, started on first use, asleep when
-// idle), and returns when all are done. job must not throw (for_each_range and
-// side_by_side catch for it). The calling thread runs the jobs no other thread
-// has taken yet, so a job may call it again (the candidates' passes do). A std::async
-// thread per range cost ~28 us to start on a 16-core H200 host, and one thread starting
-// 15 took ~425 us before the last range began (session 30); an OpenMP team measured
-// slower still in the benchmark (its threads spin after a pass, and teams started on the
-// candidates' threads end with them).
+// idle), and returns when all are done. job must not throw (run_each catches for it).
+// The calling thread runs the jobs no other thread has taken yet, so a job may call it
+// again (the candidates' passes do). A std::async thread per range cost ~28 us to start
+// on a 16-core H200 host, and one thread starting 15 took ~425 us before the last range
+// began (session 30); an OpenMP team measured slower still in the benchmark (its threads
+// spin after a pass, and teams started on the candidates' threads end with them).
 void run_jobs(std::size_t count, const std::function<void(std::size_t)>& job);
 
-// Runs the passes f... side by side through run_jobs and returns when all are done;
-// rethrows the first exception in argument order.
-template <class... F>
-void side_by_side(F&&... f) {
-  const std::array<std::function<void()>, sizeof...(F)> pass{std::function<void()>(std::forward<F>(f))...};
-  std::array<std::exception_ptr, sizeof...(F)> error;
-  run_jobs(sizeof...(F), [&](std::size_t i) {
+// Calls f(i) for every i in [0, count) through run_jobs and returns when all are done;
+// rethrows the first exception in index order (the other calls still run).
+template <class F>
+void run_each(std::size_t count, F&& f) {
+  std::vector<std::exception_ptr> error(count);
+  run_jobs(count, [&](std::size_t i) {
     try {
-      pass[i]();
+      f(i);
     } catch (...) {
       error[i] = std::current_exception();
     }
@@ -66,23 +64,22 @@ void side_by_side(F&&... f) {
     if (e) std::rethrow_exception(e);
 }
 
+// Runs the passes f... side by side (run_each) and returns when all are done; rethrows
+// the first exception in argument order.
+template <class... F>
+void side_by_side(F&&... f) {
+  const std::array<std::function<void()>, sizeof...(F)> pass{std::function<void()>(std::forward<F>(f))...};
+  run_each(pass.size(), [&](std::size_t i) { pass[i](); });
+}
+
 // Calls f(r, begin[r], begin[r + 1]) for every range r of `begin` (balanced_ranges) through
-// run_jobs; returns when all are done and rethrows the first exception in range order.
+// run_each; returns when all are done and rethrows the first exception in range order.
 template <class F>
 void for_each_range(const std::vector<std::size_t>& begin, F&& f) {
   if (begin.size() < 2) return;
   const std::size_t ranges = begin.size() - 1;
   if (ranges == 1) return f(std::size_t{0}, begin[0], begin[1]);
-  std::vector<std::exception_ptr> error(ranges);
-  run_jobs(ranges, [&](std::size_t r) {
-    try {
-      f(r, begin[r], begin[r + 1]);
-    } catch (...) {
-      error[r] = std::current_exception();
-    }
-  });
-  for (const std::exception_ptr& e : error)
-    if (e) std::rethrow_exception(e);
+  run_each(ranges, [&](std::size_t r) { f(r, begin[r], begin[r + 1]); });
 }
 
 }  // namespace apiary::sptrsv::detail

@@ -13,6 +13,7 @@
 namespace {
 
 using apiary::sptrsv::detail::for_each_range;
+using apiary::sptrsv::detail::side_by_side;
 
 std::vector<std::size_t> starts(std::size_t ranges) {
   std::vector<std::size_t> begin(ranges + 1);
@@ -60,6 +61,21 @@ TEST(Ranges, TheFirstFailingRangeIsReported) {
     EXPECT_STREQ(e.what(), "range 3");
   }
   EXPECT_EQ(runs.load(), 12);  // the others still ran
+}
+
+TEST(Ranges, SideBySideRunsEveryPassAndReportsTheFirstFailure) {
+  int a = 0, b = 0, c = 0;
+  side_by_side([&] { a = 1; }, [&] { b = 2; }, [&] { c = 3; });
+  EXPECT_EQ(a + b + c, 6);
+  std::atomic<int> runs{0};
+  try {
+    side_by_side([&] { ++runs; }, [&] { ++runs; throw std::runtime_error("second"); },
+                 [&] { ++runs; throw std::runtime_error("third"); });
+    FAIL() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "second");
+  }
+  EXPECT_EQ(runs.load(), 3);
 }
 
 }  // namespace
