@@ -55,7 +55,10 @@ struct Config {
   // the kernel's register cap and refuses a cap it exceeds. No minimum there.
   static constexpr int min_blocks = 1;
 #else
-  static constexpr int min_blocks = block_threads <= 512 ? 2 : 1;
+  // Two blocks per SM up to 256 threads a block, which caps a thread at 128 registers;
+  // one block above. A 512-thread block then gets the same 128 (a minimum of two would
+  // cap it at 64): the RCM program's 512-thread tasks (docs/schedulers.md, Megakernel).
+  static constexpr int min_blocks = block_threads <= 256 ? 2 : 1;
 #endif
 };
 

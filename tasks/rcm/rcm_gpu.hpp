@@ -66,7 +66,7 @@ struct RcmGpuOptions {
   bool reuse_levels = true;
 };
 
-inline constexpr int kMaxTaskTile = 2048;  // 256 threads x 8 keys per task
+inline constexpr int kMaxTaskTile = 2048;  // 512 threads x 4 keys per task (tasks variant)
 
 struct RcmGpuResult {
   std::vector<index_t> perm;         // perm[new] = old (sparse/transform.hpp convention)

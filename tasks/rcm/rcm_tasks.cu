@@ -3,7 +3,7 @@
 // The host driver (rcm_driver.hpp) is the one the `cub` variant uses; only the engine's
 // searches differ.
 //
-// The program, all task types 256 threads:
+// The program, all task types 512 threads (why 512: at kThreads below):
 //
 //   phase 0  Narrow     one task that loops over levels while they fit one task
 //                       (at most `tile` vertices), with the level and the next one in
@@ -37,8 +37,8 @@
 // the parent level, degree, vertex) as a 64-bit and a 32-bit word, so no key bits need
 // computing and any n or degree fits. Expansion is balanced over edges, not vertices: the
 // task scans the row lengths of its positions and spreads their edges over its threads
-// (Expand: 4 a thread per round; Narrow: up to 16 a thread at once), so a hub vertex is
-// spread over all 256 threads.
+// (Expand: 4 a thread per round; Narrow: up to 8 a thread at once), so a hub vertex is
+// spread over all the task's threads.
 //
 // Ordering: within a task, ctx.sync() (a CTA barrier over its threads) orders its
 // threads' global and shared accesses; between tasks of different phases, the phase
@@ -70,7 +70,14 @@ namespace {
 
 namespace cg = cooperative_groups;
 
-constexpr int kThreads = 256;
+// Threads of every task type. The thesis's tasks, and issue 6, have 256; on an H200 (session
+// 32, bench_rcm, alternated in one call) 512 took the start-node search of poisson2d:1000
+// from 27.4-27.7 to 21.1-21.3 ms and of poisson3d:100 from 15.1-15.3 to 10.5-10.6 ms (the
+// random graph: 7.4-9.4 ms total either way); 1024 took 23.9-24.1 and 11.6 ms. A narrow
+// level is a few dozen dependent memory latencies and barriers whatever the width, and
+// twice the threads issue each round's loads in half the rounds. The megakernel's block
+// is the largest task's, one per SM at 128 registers (Config::min_blocks).
+constexpr int kThreads = 512;
 constexpr int kItems = kMaxTaskTile / kThreads;  // keys per thread in a task's sort
 constexpr int kWarps = kThreads / 32;
 constexpr unsigned kUnclaimed = 0xffffffffu;
@@ -158,7 +165,7 @@ struct TaskEnv {
   index_t expand_chunk = kExpandChunk;  // min(tile, kExpandChunk)
 };
 
-// A merge sort over the 256 threads of one task: CUB's block merge sort with the task's
+// A merge sort over the kThreads threads of one task: CUB's block merge sort with the task's
 // barrier (a __syncthreads() would wait for threads outside the task).
 template <class Ctx>
 class TaskMergeSort
