@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # For the next session (not run in session 33): the bitmap change (newB) against the tree (old = a copy in .snapshot/):
 # its RCM tests, bench_rcm alternated, then memcheck/synccheck/racecheck of the RCM tests if it is faster.
-# Copy to .run/ with setup3.sh and patch_B.sh; run from the repository root.
+# Copy to .run/ with patch_B.sh and session 32's scripts/setup3.sh; run from the repository root.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 SECONDS=0

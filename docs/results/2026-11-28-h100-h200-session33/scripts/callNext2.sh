@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # For the next session (not run in session 33): Jacobi's megakernel at 64 registers and 4 blocks per SM (newJ4,
 # patch_J4.sh) against the tree (old) at 10^7 non-zeros, where the goal (1.3x the bandwidth bound) is far, and the
-# 10^5 goal (1.2x graph) with one budget more (768: about one row task per SM). Copy to .run/ with setup3.sh.
+# 10^5 goal (1.2x graph) with one budget more (768: about one row task per SM). Copy to .run/ with session 32's scripts/setup3.sh.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 SECONDS=0
