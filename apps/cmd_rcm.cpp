@@ -169,6 +169,7 @@ void run_rcm(const RcmArgs& args) {
           o["runs"] = r.gpu->runs;
           o["tasks"] = r.gpu->tasks;
           o["phase_switches"] = r.gpu->phase_switches;
+          o["bitmap_bfs"] = r.gpu->bitmap_bfs;
         }
       }
       j["results"].push_back(o);
@@ -197,9 +198,9 @@ void run_rcm(const RcmArgs& args) {
                  r.gpu->device_bytes / 1e6);
       if (r.gpu->runs > 0)
         fmt::print(", {} runs, {} tasks, {} phase switches, {} orders from BFS levels ({} given up, {} during the "
-                   "next BFS)",
+                   "next BFS), {} BFS with the visited bitmap",
                    r.gpu->runs, r.gpu->tasks, r.gpu->phase_switches, r.gpu->cm_from_levels, r.gpu->cm_fallbacks,
-                   r.gpu->cm_overlapped);
+                   r.gpu->cm_overlapped, r.gpu->bitmap_bfs);
       fmt::print("\n");
     }
     fmt::print("\nmedian of {} runs; gpu total = setup (upload, degrees) + start node + permutation; "

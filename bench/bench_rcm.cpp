@@ -1,6 +1,7 @@
 // RCM benchmark: the GPU variants (`cub`; `tasks` under every scheduler of the build, and
 // under the megakernel once more with the Cuthill–McKee search by claims instead of from
-// the start-node search's levels) against the serial reference (sparse::rcm) and cuSOLVER's cusolverSpXcsrsymrcmHost (one
+// the start-node search's levels, and once more without the BFS's shared-memory bitmap)
+// against the serial reference (sparse::rcm) and cuSOLVER's cusolverSpXcsrsymrcmHost (one
 // CPU thread), measured in the same run, on the shared real matrices and on generated
 // Poisson 2D/3D and random graphs of >= 10^6 non-zeros, every matrix scrambled by a random
 // symmetric permutation first (an ordered grid would already be banded). Reports median
@@ -55,13 +56,16 @@ struct Method {
   rcm::RcmVariant variant;
   Scheduler scheduler;
   bool reuse_levels = true;  // tasks: false = the Cuthill–McKee search with claims (as before)
+  bool bfs_bitmap = true;    // tasks: false = no BFS claims in the shared-memory bitmap
   std::string name() const {
     if (variant == rcm::RcmVariant::cub) return "cub";
-    return fmt::format("tasks {}{}", to_string(scheduler), reuse_levels ? "" : " claims");
+    return fmt::format("tasks {}{}{}", to_string(scheduler), reuse_levels ? "" : " claims",
+                       bfs_bitmap ? "" : " no bitmap");
   }
   rcm::RcmGpuResult run(const Csr<double>& a) const {
     rcm::RcmGpuOptions o;
     o.reuse_levels = reuse_levels;
+    o.bfs_bitmap = bfs_bitmap;
     return rcm::rcm_gpu(a, variant, scheduler, o);
   }
 };
@@ -106,9 +110,10 @@ int main(int argc, char** argv) {
     std::vector<Method> methods{{rcm::RcmVariant::cub, Scheduler::megakernel}};
     for (Scheduler sch : available_schedulers()) methods.push_back({rcm::RcmVariant::tasks, sch});
     methods.push_back({rcm::RcmVariant::tasks, Scheduler::megakernel, false});
+    methods.push_back({rcm::RcmVariant::tasks, Scheduler::megakernel, true, false});
 
     nlohmann::json rows = nlohmann::json::array();
-    fmt::print("device {}\n\n{:<30} {:>9} {:>10} {:>10} {:<24} {:>10} {:>10} {:>8} {:>8} {:>10} {:>9} {:>9} {:>5}\n",
+    fmt::print("device {}\n\n{:<30} {:>9} {:>10} {:>10} {:<28} {:>10} {:>10} {:>8} {:>8} {:>10} {:>9} {:>9} {:>5}\n",
                describe(query_device()), "matrix", "n", "nnz", "bw before", "method", "bw after", "gpu ms",
                "start", "perm", "serial ms", "x serial", "x cusolv", "same");
     for (const auto& [name, a0] : cases) {
@@ -133,7 +138,7 @@ int main(int argc, char** argv) {
         const double gm = median(tg);
         const index_t bw_after = sparse::bandwidth(sparse::permute_symmetric(a, g.perm));
         const bool same = g.perm == ref.perm;
-        fmt::print("{:<30} {:>9} {:>10} {:>10} {:<24} {:>10} {:>10.3f} {:>8.2f} {:>8.2f} {:>10.3f} {:>9.2f} {:>9.2f} {:>5}\n",
+        fmt::print("{:<30} {:>9} {:>10} {:>10} {:<28} {:>10} {:>10.3f} {:>8.2f} {:>8.2f} {:>10.3f} {:>9.2f} {:>9.2f} {:>5}\n",
                    name, a.rows, a.nnz(), sparse::bandwidth(a), method.name(), bw_after, gm, g.start_ms,
                    g.permutation_ms, s, s / gm, c / gm, same ? "yes" : "NO");
         rows.push_back({{"matrix", name},
@@ -144,6 +149,7 @@ int main(int argc, char** argv) {
                         {"variant", rcm::to_string(method.variant)},
                         {"scheduler", method.variant == rcm::RcmVariant::cub ? "" : to_string(method.scheduler)},
                         {"reuse_levels", method.variant == rcm::RcmVariant::tasks && method.reuse_levels},
+                        {"bfs_bitmap", method.variant == rcm::RcmVariant::tasks && method.bfs_bitmap},
                         {"bandwidth_after", bw_after},
                         {"gpu_ms", gm},
                         {"gpu_min_ms", *std::min_element(tg.begin(), tg.end())},
@@ -161,6 +167,7 @@ int main(int argc, char** argv) {
                         {"cm_from_levels", g.cm_from_levels},
                         {"cm_fallbacks", g.cm_fallbacks},
                         {"cm_overlapped", g.cm_overlapped},
+                        {"bitmap_bfs", g.bitmap_bfs},
                         {"device_bytes", g.device_bytes},
                         {"same_as_reference", same}});
       }

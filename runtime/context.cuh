@@ -47,6 +47,7 @@ template <class V, class Task>
 class TaskContext {
  public:
   using Env = decltype(V::env);
+  using Program = typename V::Program;  // for code shared by the task types of several programs
   static constexpr int threads = Task::threads;
 
   // `cont` (may be null) is where the scheduler lets this task leave one ready task.

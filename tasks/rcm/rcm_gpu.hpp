@@ -64,6 +64,11 @@ struct RcmGpuOptions {
   // wider than 65536 or a wide level with a parent of many children. false: always search
   // with claims (tests, comparisons). Given start nodes have no BFS to reuse.
   bool reuse_levels = true;
+  // `tasks`, graphs of at most 2^20 vertices: a BFS claims in a visited bitmap in shared
+  // memory once a task is 16 narrow levels deep, in a program of its own, unless the BFS
+  // before it in the component had more than 1024 vertices per level on average (docs/rcm.md).
+  // false: never (tests, comparisons).
+  bool bfs_bitmap = true;
 };
 
 inline constexpr int kMaxTaskTile = 2048;  // 512 threads x 4 keys per task (tasks variant)
@@ -90,6 +95,7 @@ struct RcmGpuResult {
   int cm_from_levels = 0;  // Cuthill–McKee searches ordered from a BFS's levels
   int cm_fallbacks = 0;    // searches whose level path gave up and searched with claims (one more run)
   int cm_overlapped = 0;   // level paths that ran during the start-node search's last BFS (no run of their own)
+  int bitmap_bfs = 0;      // BFS runs of the program with the visited bitmap (RcmGpuOptions::bfs_bitmap)
 };
 
 // Throws std::invalid_argument for a non-square matrix or bad start nodes (before any

@@ -40,6 +40,11 @@
 // (Expand: 4 a thread per round; Narrow: up to 8 a thread at once), so a hub vertex is
 // spread over all the task's threads.
 //
+// The program exists twice: RcmProgram<true> has Narrow<true>, whose BFS claims in a
+// visited bitmap in shared memory once it is deep (see NarrowBitmapShared), and the engine
+// runs a BFS in it where that pays (TaskEngine::bfs); everything else runs in
+// RcmProgram<false>.
+//
 // Ordering: within a task, ctx.sync() (a CTA barrier over its threads) orders its
 // threads' global and shared accesses; between tasks of different phases, the phase
 // switch does; from the Expand tasks to their Plan, ctx.sync() and then the dependency's
@@ -57,6 +62,7 @@
 #include <bit>
 #include <chrono>
 #include <cstdint>
+#include <optional>
 
 #include "schedulers/run.cuh"
 #include "tasks/rcm/device_graph.cuh"
@@ -161,6 +167,7 @@ struct TaskEnv {
   Dependency* plan = nullptr;  // the Plan after a wide expansion waits here
   unsigned stamp = 0;  // BFS: this search's stamp
   bool bfs = false;    // start-node search (BFS) or Cuthill–McKee
+  index_t vertices = 0;
   index_t tile = kMaxTaskTile;
   index_t expand_chunk = kExpandChunk;  // min(tile, kExpandChunk)
 };
@@ -219,10 +226,39 @@ struct NarrowShared {
   index_t claimed;  // vertices of the next level so far
 };
 
+// A long BFS claims in a bitmap of visited vertices in the Narrow task's shared memory
+// instead of the global claim words: an atomic OR per edge, all of a thread's at once,
+// where the global path takes two dependent round trips (the claim word's load, then the
+// exchange). In an undirected graph a neighbour of level L lies in level L-1, L or L+1, so
+// the bitmap needs to be right only for those: it is switched on after kBitmapAfterLevels
+// levels of a task (so that a small component does not pay for clearing it) with the bits
+// of levels L-1 and L, and every vertex claimed in it is stamped in global memory too
+// (stores nothing waits for), where Expand tasks and later tasks look. Graphs of more than
+// kBitmapBits vertices claim in global memory throughout.
+//
+// The bitmap is 128 KB, and a megakernel's blocks all get the largest task's shared
+// memory, which leaves every task of the program about 60 KB of L1 instead of about
+// 190 KB. With the bitmap in every BFS (H200, session 34), the 2D Poisson search was 15%
+// faster, but the 3D one 8% slower (in its runs with a Rank task beside the BFS; Rank
+// reads wide levels from global memory) and the random graph's 8% (wide levels, Expand
+// tasks). So the bitmap is a program of its own (Narrow<true>), which the engine takes
+// for a BFS only where the search is deep (TaskEngine::bfs).
+constexpr int kBitmapWords = 1 << 15;
+constexpr index_t kBitmapBits = index_t{32} * kBitmapWords;  // 2^20 vertices: 128 KB
+constexpr int kBitmapAfterLevels = 16;
+constexpr index_t kBitmapLevelWidth = kMaxTaskTile / 2;  // see TaskEngine::bfs
+
 union NarrowTaskShared {
   NarrowShared narrow;
-  TaskShared other;  // the merge sort, when a parent has too many children
+  TaskShared other;  // the merge sort (Cuthill–McKee), when a parent has too many children
 };
+
+struct NarrowBitmapShared {
+  NarrowTaskShared u;
+  unsigned visited[kBitmapWords];  // BFS: bit v set = v reached (levels L-1 .. L+1 exact)
+};
+
+__device__ void set_visited(unsigned* visited, index_t v) { atomicOr(visited + (v >> 5), 1u << (v & 31)); }
 
 // Exclusive prefix sum of one value per thread over the task; `total` gets the sum.
 template <class Ctx>
@@ -471,11 +507,12 @@ __device__ void publish_next(const Ctx& ctx, const NarrowShared& sh, const TaskE
 // (publish_next copies them to the queue), the rest into the queue from position
 // begin + w + kMaxTaskTile on. Returns the size of the next level. Each pass issues the
 // column loads of up to kPassEdges edges at once, then the loads of their claim words,
-// then the claims of the vertices not claimed yet (those of the `cub` variant). Ends with
-// a barrier.
-template <class Ctx>
+// then the claims of the vertices not claimed yet (those of the `cub` variant). With
+// `visited` (a BFS of the Bitmap program), the claims are atomic ORs on that bitmap
+// instead, one per edge, all issued at once. Ends with a barrier.
+template <bool Bitmap, class Ctx>
 __device__ index_t expand_level(const Ctx& ctx, NarrowShared& sh, const TaskEnv& e, index_t begin, index_t w,
-                                index_t edges) {
+                                index_t edges, unsigned* visited) {
   const int r = ctx.rank();
   const index_t end = begin + w;
   if (edges == 0) return 0;
@@ -500,33 +537,41 @@ __device__ index_t expand_level(const Ctx& ctx, NarrowShared& sh, const TaskEnv&
     index_t v[kPassItems];
 #pragma unroll
     for (int i = 0; i < kPassItems; ++i) v[i] = __ldg(e.col + (at[i] < 0 ? 0 : edge[i]));  // unpredicated
-    // A plain load first filters out the vertices claimed already (most edges of a mesh
-    // lead back or sideways, and a self-loop leads to the level itself): uncoalesced
-    // atomics are what one multiprocessor issues slowest.
-    unsigned* flag = e.bfs ? e.mark : e.parent;
-    unsigned seen[kPassItems];
-#pragma unroll
-    for (int i = 0; i < kPassItems; ++i) seen[i] = device_ref<unsigned>(flag[v[i]]).load(cuda::memory_order_relaxed);
-    unsigned old[kPassItems];
-#pragma unroll
-    for (int i = 0; i < kPassItems; ++i) {
-      old[i] = 0;
-      if (at[i] < 0 || (e.bfs ? seen[i] == e.stamp : seen[i] <= static_cast<unsigned>(begin + at[i]))) {
-        at[i] = -1;
-        continue;
-      }
-      if (e.bfs) old[i] = device_ref<unsigned>(e.mark[v[i]]).exchange(e.stamp, cuda::memory_order_relaxed);
-      else
-        old[i] = device_ref<unsigned>(e.parent[v[i]])
-                     .fetch_min(static_cast<unsigned>(begin + at[i]), cuda::memory_order_relaxed);
-    }
     bool take[kPassItems];
+    if (Bitmap && visited != nullptr) {
+      unsigned old[kPassItems];
+#pragma unroll
+      for (int i = 0; i < kPassItems; ++i)
+        old[i] = at[i] >= 0 ? atomicOr(visited + (v[i] >> 5), 1u << (v[i] & 31)) : ~0u;
+#pragma unroll
+      for (int i = 0; i < kPassItems; ++i) take[i] = (old[i] & (1u << (v[i] & 31))) == 0;
+    } else {
+      // A plain load first filters out the vertices claimed already (most edges of a mesh
+      // lead back or sideways, and a self-loop leads to the level itself): uncoalesced
+      // atomics are what one multiprocessor issues slowest.
+      unsigned* flag = e.bfs ? e.mark : e.parent;
+      unsigned seen[kPassItems];
+#pragma unroll
+      for (int i = 0; i < kPassItems; ++i) seen[i] = device_ref<unsigned>(flag[v[i]]).load(cuda::memory_order_relaxed);
+      unsigned old[kPassItems];
+#pragma unroll
+      for (int i = 0; i < kPassItems; ++i) {
+        old[i] = 0;
+        if (at[i] < 0 || (e.bfs ? seen[i] == e.stamp : seen[i] <= static_cast<unsigned>(begin + at[i]))) {
+          at[i] = -1;
+          continue;
+        }
+        if (e.bfs) old[i] = device_ref<unsigned>(e.mark[v[i]]).exchange(e.stamp, cuda::memory_order_relaxed);
+        else
+          old[i] = device_ref<unsigned>(e.parent[v[i]])
+                       .fetch_min(static_cast<unsigned>(begin + at[i]), cuda::memory_order_relaxed);
+      }
+#pragma unroll
+      for (int i = 0; i < kPassItems; ++i) take[i] = at[i] >= 0 && (e.bfs ? old[i] != e.stamp : old[i] == kUnclaimed);
+    }
     index_t taken = 0;
 #pragma unroll
-    for (int i = 0; i < kPassItems; ++i) {
-      take[i] = at[i] >= 0 && (e.bfs ? old[i] != e.stamp : old[i] == kUnclaimed);
-      taken += take[i] ? 1 : 0;
-    }
+    for (int i = 0; i < kPassItems; ++i) taken += take[i] ? 1 : 0;
     // One shared atomic per warp reserves the warp's slots.
     const index_t inclusive = cg::inclusive_scan(warp, taken);
     index_t base = 0;
@@ -542,6 +587,31 @@ __device__ index_t expand_level(const Ctx& ctx, NarrowShared& sh, const TaskEnv&
     ctx.sync();  // the claims are done and sh.owner is free again
   }
   return sh.claimed;
+}
+
+// After a level claimed in the bitmap: the next level's vertices (sh.next, and the queue
+// from position first + kMaxTaskTile on) get the search's stamp in global memory, where
+// Expand tasks and later Narrow tasks look for it. Nothing waits for these stores.
+template <class Ctx>
+__device__ void stamp_next(const Ctx& ctx, const NarrowShared& sh, const TaskEnv& e, index_t first, index_t count) {
+  for (index_t j = ctx.rank(); j < count; j += kThreads) {
+    const index_t v = j < kMaxTaskTile ? sh.next[j] : e.queue[first + j];
+    device_ref<unsigned>(e.mark[v]).store(e.stamp, cuda::memory_order_relaxed);
+  }
+}
+
+// Switches a BFS task to the bitmap before it expands level L (the staged sh.vertex[0, w),
+// queue positions begin .. begin + w - 1): clears the bitmap's first `vertices` bits and
+// sets those of levels L-1 (queue[prev_begin, begin)) and L. Ends with a barrier.
+template <class Ctx>
+__device__ void start_bitmap(const Ctx& ctx, unsigned* visited, const NarrowShared& sh, const TaskEnv& e,
+                             index_t prev_begin, index_t begin, index_t w) {
+  const int words = (e.vertices + 31) / 32;
+  for (int k = ctx.rank(); k < words; k += kThreads) visited[k] = 0;
+  ctx.sync();
+  for (index_t p = prev_begin + ctx.rank(); p < begin; p += kThreads) set_visited(visited, e.queue[p]);
+  for (index_t j = ctx.rank(); j < w; j += kThreads) set_visited(visited, sh.vertex[j]);
+  ctx.sync();
 }
 
 // Sorts the next level sh.next[0, count), the children of the staged level (positions
@@ -654,12 +724,17 @@ __device__ void finish(const Ctx& ctx, const TaskEnv& e, index_t begin, index_t 
 
 __device__ index_t chunks(index_t count, index_t tile) { return (count + tile - 1) / tile; }
 
+template <bool Bitmap>
 struct Narrow;
 struct Expand;
 struct SortChunk;
 struct Plan;
 template <int Parity>
 struct Merge;
+
+// The Narrow type of the program a task runs in.
+template <class Ctx>
+using NarrowIn = Narrow<Ctx::Program::template contains<Narrow<true>>>;
 
 // Records the current step in the state (one thread) and hands the search to tasks:
 // after the level queue[begin, end) was expanded into queue[end, tail), a large next level
@@ -681,7 +756,7 @@ __device__ void start_level(const Ctx& ctx, const TaskEnv& e, index_t begin, ind
   }
   ctx.sync();  // the state is written before any task that reads it is queued
   if (end - begin <= e.tile) {
-    if (ctx.rank() == 0) ctx.template enqueue<Narrow>(-1);
+    if (ctx.rank() == 0) ctx.template enqueue<NarrowIn<Ctx>>(-1);
     return;
   }
   const index_t n = chunks(end - begin, e.expand_chunk);
@@ -690,15 +765,17 @@ __device__ void start_level(const Ctx& ctx, const TaskEnv& e, index_t begin, ind
 }
 
 // Item: the root of a new search, or -1 to go on from the state (after a wide level, or
-// after kLevelsPerTask levels of a predecessor).
+// after kLevelsPerTask levels of a predecessor). Bitmap: a BFS claims in a bitmap in
+// shared memory once it is kBitmapAfterLevels levels deep (see NarrowBitmapShared).
+template <bool Bitmap>
 struct Narrow {
   using Item = index_t;
   static constexpr int threads = kThreads;
-  static constexpr int shared_bytes = sizeof(NarrowTaskShared);
+  static constexpr int shared_bytes = Bitmap ? sizeof(NarrowBitmapShared) : sizeof(NarrowTaskShared);
   template <class Ctx>
   __device__ static void execute(const Item& root, Ctx& ctx) {
     const TaskEnv& e = ctx.env();
-    NarrowTaskShared& u = *ctx.template shared_as<NarrowTaskShared>();
+    NarrowTaskShared& u = *ctx.template shared_as<NarrowTaskShared>();  // first in NarrowBitmapShared
     NarrowShared& sh = u.narrow;
     index_t begin = 0, end = 1, levels = 1;
     if (root >= 0) {
@@ -718,16 +795,23 @@ struct Narrow {
     }
     ctx.sync();
     stage_level(ctx, sh, e, end - begin);
+    unsigned* visited = nullptr;  // Bitmap, BFS: the bitmap, once it is switched on
     for (int step = 0; step < kLevelsPerTask; ++step) {
       if (step % 64 == 0 && ctx.aborted()) return;
       const index_t w = end - begin;
       if (ctx.rank() == 0) e.level_begin[levels] = end;  // for Rank (the level structure of this search)
+      if (Bitmap && e.bfs && visited == nullptr && step == kBitmapAfterLevels && e.vertices <= kBitmapBits) {
+        ctx.sync();  // sh.vertex is staged
+        visited = ctx.template shared_as<NarrowBitmapShared>()->visited;
+        start_bitmap(ctx, visited, sh, e, e.level_begin[levels - 2], begin, w);
+      }
       const index_t edges = scan_level(ctx, sh, w);
-      const index_t count = expand_level(ctx, sh, e, begin, w, edges);
+      const index_t count = expand_level<Bitmap>(ctx, sh, e, begin, w, edges, visited);
       if (count == 0) return finish(ctx, e, begin, end, levels);
       const index_t tail = end + count;
       // A BFS level goes to the queue as it is; a Cuthill–McKee level once it is sorted.
       if (e.bfs || count > e.tile) publish_next(ctx, sh, e, end, count);
+      if (Bitmap && visited != nullptr) stamp_next(ctx, sh, e, end, count);
       if (count > e.tile) {  // tasks across the GPU go on from the queue
         if (!e.bfs) return delegate_sort(ctx, e, begin, end, tail, levels);
         return start_level(ctx, e, end, tail, levels + 1);
@@ -1125,8 +1209,9 @@ struct Rank {
   }
 };
 
+template <bool Bitmap>
 using RcmProgram =
-    Program<Phase<Narrow, Expand, Plan, Rank>, Phase<SortChunk>, Phase<Merge<0>>, Phase<Merge<1>>>;
+    Program<Phase<Narrow<Bitmap>, Expand, Plan, Rank>, Phase<SortChunk>, Phase<Merge<0>>, Phase<Merge<1>>>;
 
 // Queue bytes of the runtime, as its constructor allocates them (docs/writing-tasks.md:
 // capacity rounded up to a power of two, times the item plus 8 bytes).
@@ -1174,7 +1259,7 @@ struct Scratch {
 
 class TaskEngine {
  public:
-  TaskEngine(const sparse::Csr<double>& g, Scheduler scheduler, int tile, bool reuse_levels)
+  TaskEngine(const sparse::Csr<double>& g, Scheduler scheduler, int tile, bool reuse_levels, bool bfs_bitmap)
       : g_(g),
         scheduler_(scheduler),
         reuse_levels_(reuse_levels),
@@ -1189,23 +1274,29 @@ class TaskEngine {
         scan_(level_pairs_scan_bytes(g.rows)),
         state_(2),
         plan_(make_dependencies(1)),
-        rt_(run_options(), TaskEnv{}) {
+        rt_(run_options()) {
     mark_.fill_zero();  // stamps start at 1
     APIARY_CUDA_CHECK(cudaMemset(parent_.data(), 0xff, parent_.bytes()));  // kUnclaimed
     const auto wide = static_cast<std::uint32_t>(g.rows / tile + 2);  // chunk tasks of one level
     const index_t expand_chunk = std::min<index_t>(tile, kExpandChunk);
     const auto expands = static_cast<std::uint32_t>(g.rows / expand_chunk + 2);
-    rt_.set_queue_capacity<Expand>(expands);
-    rt_.set_queue_capacity<SortChunk>(wide);
-    rt_.set_queue_capacity<Merge<0>>(wide);
-    rt_.set_queue_capacity<Merge<1>>(wide);
+    const auto set_capacities = [&](auto& rt) {
+      rt.template set_queue_capacity<Expand>(expands);
+      rt.template set_queue_capacity<SortChunk>(wide);
+      rt.template set_queue_capacity<Merge<0>>(wide);
+      rt.template set_queue_capacity<Merge<1>>(wide);
+    };
+    set_capacities(rt_);
+    if (bfs_bitmap && g.rows <= kBitmapBits) set_capacities(bitmap_rt_.emplace(run_options()));
     const std::size_t bytes = g_.bytes() + 2 * queue_[0].bytes() + mark_.bytes() + parent_.bytes() +
                               2 * level_begin_[0].bytes() + scratch_.memory.bytes() + pairs_.bytes() + scan_.bytes() +
                               state_.bytes() + plan_.bytes();
-    bytes_ = bytes + queue_bytes<Narrow>(2) + queue_bytes<Plan>(2) + queue_bytes<Rank>(2) +
-             queue_bytes<Expand>(expands) + queue_bytes<SortChunk>(wide) + 2 * queue_bytes<Merge<0>>(wide);
+    const std::size_t queues = queue_bytes<Narrow<false>>(2) + queue_bytes<Plan>(2) + queue_bytes<Rank>(2) +
+                               queue_bytes<Expand>(expands) + queue_bytes<SortChunk>(wide) +
+                               2 * queue_bytes<Merge<0>>(wide);
+    bytes_ = bytes + (bitmap_rt_ ? 2 : 1) * queues;
     bytes_ = std::max(bytes_, g_.setup_peak_bytes);
-    TaskEnv& e = rt_.env();
+    TaskEnv& e = env_;
     e.row_ptr = g_.row_ptr.data();
     e.col = g_.col.data();
     e.degree = g_.degree.data();
@@ -1217,6 +1308,7 @@ class TaskEngine {
     e.state = state_.data();
     e.plan = plan_.data();
     e.tile = tile;
+    e.vertices = g.rows;
     e.expand_chunk = expand_chunk;
     RankEnv& x = e.rank;
     x.state = state_.data() + 1;
@@ -1242,14 +1334,21 @@ class TaskEngine {
   int cm_from_levels() const { return cm_from_levels_; }
   int cm_fallbacks() const { return cm_fallbacks_; }
   int cm_overlapped() const { return cm_overlapped_; }
+  int bitmap_bfs() const { return bitmap_bfs_; }
 
   // Each BFS fills the other pair of queue and level-start buffers, so the levels of the
   // one before stay: the George–Liu search's candidate is no deeper than the root before
   // it exactly when the search ends and the driver takes that root, so while the BFS from
   // the candidate runs, a Rank task of the same run orders the levels of the BFS before
   // it (phase 0 holds both types). The order is there when the driver asks for it.
+  //
+  // A BFS runs the Bitmap program (Narrow<true>) where it can (at most kBitmapBits
+  // vertices) unless the BFS before it in the component was shallow: more than
+  // kBitmapLevelWidth vertices per level on average, where levels are too wide for a
+  // Narrow task to get far and the bitmap's cost to the other tasks (see
+  // NarrowBitmapShared) is all that is left.
   BfsLevels bfs(index_t root) {
-    TaskEnv& e = rt_.env();
+    TaskEnv& e = env_;
     e.bfs = true;
     e.stamp = ++stamp_;
     const index_t before = bfs_root_;
@@ -1257,13 +1356,13 @@ class TaskEngine {
     // the average level is that wide already (the random graph).
     const bool overlap = reuse_levels_ && before >= 0 &&
                          static_cast<std::int64_t>(bfs_size_) <= std::int64_t{bfs_levels_} * kPairLevelWidth;
-    if (overlap) {
-      prepare_rank(cur_);
-      rt_.seed<Rank>(0);
-    }
+    if (overlap) prepare_rank(cur_);
     use_buffer(1 - cur_);
-    rt_.seed<Narrow>(root);
-    const std::array<LevelState, 2> s = run_seeded();
+    const bool shallow_before =
+        before >= 0 && static_cast<std::int64_t>(bfs_size_) > std::int64_t{bfs_levels_} * kBitmapLevelWidth;
+    const bool bitmap = bitmap_rt_ && !shallow_before;
+    const std::array<LevelState, 2> s = bitmap ? bfs_run(*bitmap_rt_, root, overlap) : bfs_run(rt_, root, overlap);
+    bitmap_bfs_ += bitmap ? 1 : 0;
     ranked_root_ = overlap ? before : -1;
     ranked_ = s[1];
     cur_ = 1 - cur_;
@@ -1280,7 +1379,7 @@ class TaskEngine {
   // (see bfs), or the last, ordered now; otherwise, or when the level path gives up, a
   // search with claims.
   CmOrder cuthill_mckee(index_t root, index_t* out_end) {
-    rt_.env().bfs = false;
+    env_.bfs = false;
     LevelState s{};
     bool from_levels = false;
     if (reuse_levels_ && root == ranked_root_) {
@@ -1298,8 +1397,8 @@ class TaskEngine {
     const index_t* from = scratch_.order;
     if (s.levels <= 0) {
       use_buffer(cur_);
-      rt_.seed<Narrow>(root);
-      s = run_seeded()[0];
+      rt_.seed<Narrow<false>>(root);
+      s = run_seeded(rt_)[0];
       from = queue_[cur_].data();
     }
     bfs_root_ = -1;  // the claims search overwrites the BFS order in the queue,
@@ -1320,8 +1419,8 @@ class TaskEngine {
 
   // The searches write queue_[b] and level_begin_[b].
   void use_buffer(int b) {
-    rt_.env().queue = queue_[b].data();
-    rt_.env().level_begin = level_begin_[b].data();
+    env_.queue = queue_[b].data();
+    env_.level_begin = level_begin_[b].data();
   }
 
   // The pairs of the levels the last BFS left in buffer b (over the whole GPU), for Rank
@@ -1332,7 +1431,7 @@ class TaskEngine {
                            scratch_.degree_at, scratch_.level_of,  scratch_.count,   scratch_.pair_begin,
                            pairs_.data()};
     build_level_pairs(a, scan_.data(), scan_.bytes());
-    RankEnv& x = rt_.env().rank;
+    RankEnv& x = env_.rank;
     x.queue = queue_[b].data();
     x.level_begin = level_begin_[b].data();
     x.levels = bfs_levels_;
@@ -1343,13 +1442,23 @@ class TaskEngine {
   LevelState order_levels() {
     prepare_rank(cur_);
     rt_.seed<Rank>(0);
-    return run_seeded()[1];
+    return run_seeded(rt_)[1];
   }
 
-  // Runs what is seeded; the states of the search (Narrow and the types it hands to) and
-  // of Rank.
-  std::array<LevelState, 2> run_seeded() {
-    const RunStats stats = rt_.run(scheduler_);
+  // A BFS from root in runtime rt, with a Rank task beside it if `rank`.
+  template <class R>
+  std::array<LevelState, 2> bfs_run(R& rt, index_t root, bool rank) {
+    if (rank) rt.template seed<Rank>(0);
+    rt.template seed<Narrow<R::Program::template contains<Narrow<true>>>>(root);
+    return run_seeded(rt);
+  }
+
+  // Runs what is seeded in rt with the engine's environment; the states of the search
+  // (Narrow and the types it hands to) and of Rank.
+  template <class R>
+  std::array<LevelState, 2> run_seeded(R& rt) {
+    rt.env() = env_;
+    const RunStats stats = rt.run(scheduler_);
     ++runs_count_;
     tasks_ += stats.total_tasks();
     phase_switches_ += stats.phase_switches;
@@ -1370,7 +1479,9 @@ class TaskEngine {
   DeviceBuffer<unsigned char> scan_;
   DeviceBuffer<LevelState> state_;
   DeviceBuffer<Dependency> plan_;
-  Runtime<RcmProgram, TaskEnv> rt_;
+  TaskEnv env_;  // copied into the runtime of each run
+  Runtime<RcmProgram<false>, TaskEnv> rt_;
+  std::optional<Runtime<RcmProgram<true>, TaskEnv>> bitmap_rt_;  // graphs of at most kBitmapBits vertices
   unsigned stamp_ = 0;
   unsigned long long best_ = 0;
   int cur_ = 0;  // the buffers of the last search
@@ -1385,6 +1496,7 @@ class TaskEngine {
   int cm_from_levels_ = 0;
   int cm_fallbacks_ = 0;
   int cm_overlapped_ = 0;
+  int bitmap_bfs_ = 0;
   std::size_t bytes_ = 0;
 };
 
@@ -1394,7 +1506,7 @@ void rcm_tasks(const sparse::Csr<double>& graph, Scheduler scheduler, const RcmG
                RcmGpuResult& r) {
   const int tile = options.task_tile == 0 ? kMaxTaskTile : options.task_tile;
   const auto t0 = std::chrono::steady_clock::now();
-  TaskEngine e(graph, scheduler, tile, options.reuse_levels);
+  TaskEngine e(graph, scheduler, tile, options.reuse_levels, options.bfs_bitmap);
   r.setup_ms = ms_since(t0);
   drive_into(e, graph.rows, options.start_nodes, r);
   r.device_bytes = e.peak_device_bytes();
@@ -1404,6 +1516,7 @@ void rcm_tasks(const sparse::Csr<double>& graph, Scheduler scheduler, const RcmG
   r.cm_from_levels = e.cm_from_levels();
   r.cm_fallbacks = e.cm_fallbacks();
   r.cm_overlapped = e.cm_overlapped();
+  r.bitmap_bfs = e.bitmap_bfs();
 }
 
 }  // namespace apiary::rcm::detail

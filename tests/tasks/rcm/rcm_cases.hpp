@@ -134,6 +134,13 @@ inline std::vector<Case> large_cases() {
   }
   // 20000 levels: more than one Narrow task of the `tasks` variant handles in one go.
   c.push_back({"path 20000 scrambled", scrambled(graph(20000, path_edges(20000)), 24)});
+  {
+    // A path of 40 into the hub of 3000 leaves: more than 16 narrow levels (a BFS task
+    // then claims in shared memory), then a level wider than one task, from either end.
+    std::vector<std::pair<index_t, index_t>> e = path_edges(41);
+    for (index_t i = 41; i < 3041; ++i) e.emplace_back(40, i);
+    c.push_back({"path 40 into a star of 3000, scrambled", scrambled(graph(3041, e), 25)});
+  }
   return c;
 }
 

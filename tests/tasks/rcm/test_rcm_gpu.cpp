@@ -51,6 +51,7 @@ class RcmGpu : public ::testing::TestWithParam<Param> {
       name += ')';
     }
     if (!o.reuse_levels) name += " (claims only)";
+    if (!o.bfs_bitmap) name += " (no bitmap)";
     sparse::RcmResult ref;
     if (from_smallest) {
       o.start_nodes = testing::smallest_vertices(sym);
@@ -74,6 +75,7 @@ class RcmGpu : public ::testing::TestWithParam<Param> {
       EXPECT_GE(r.tasks, static_cast<std::uint64_t>(r.runs)) << name;
       EXPECT_EQ(r.cm_from_levels + r.cm_fallbacks, from_smallest || !o.reuse_levels ? 0 : searched) << name;
       EXPECT_LE(r.cm_overlapped, r.cm_from_levels + r.cm_fallbacks) << name;
+      EXPECT_LE(r.bitmap_bfs, o.bfs_bitmap ? r.bfs_count : 0) << name;
     }
     testing::expect_same_as_reference(r, ref, sym, name);
   }
@@ -159,6 +161,25 @@ TEST_P(RcmGpu, LevelsAreOrderedDuringTheLastSearch) {
   EXPECT_EQ(r.runs, 2);
   check(grid, {}, false);
   check(grid, with_tile(64), false);  // the wide levels' arrays in global memory
+}
+
+// The BFS's visited bitmap in shared memory (tasks, Narrow<true>): the grid's levels are at
+// most 300 wide, so both its BFS run in the bitmap's program, and deep into their 599
+// levels they claim in the bitmap; the random graph's levels are wider than 1024 on
+// average, so the BFS after the first of its large component does not. Every larger graph
+// gives the same order with the bitmap off, where every BFS claims in global memory.
+TEST_P(RcmGpu, BfsTakesTheBitmapWhereTheSearchIsDeep) {
+  if (variant() != RcmVariant::tasks) GTEST_SKIP() << "the bitmap is the tasks variant's";
+  const auto cases = testing::large_cases();
+  const RcmGpuResult grid = run(cases[0].a);
+  EXPECT_EQ(grid.bitmap_bfs, 2);
+  EXPECT_EQ(grid.bfs_count, 2);
+  const RcmGpuResult random = run(cases[2].a);
+  EXPECT_GT(random.bitmap_bfs, 0);
+  EXPECT_LT(random.bitmap_bfs, random.bfs_count);
+  RcmGpuOptions off;
+  off.bfs_bitmap = false;
+  for (const Case& c : cases) check(c, off, false);
 }
 
 TEST_P(RcmGpu, RepeatedRunsAreIdentical) {
