@@ -167,7 +167,7 @@ struct TaskEnv {
   Dependency* plan = nullptr;  // the Plan after a wide expansion waits here
   unsigned stamp = 0;  // BFS: this search's stamp
   bool bfs = false;    // start-node search (BFS) or Cuthill–McKee
-  index_t vertices = 0;
+  index_t vertices = 0;  // of the graph: the bitmap (Narrow<true>) covers at most kBitmapBits
   index_t tile = kMaxTaskTile;
   index_t expand_chunk = kExpandChunk;  // min(tile, kExpandChunk)
 };
