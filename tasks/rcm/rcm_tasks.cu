@@ -732,9 +732,10 @@ struct Plan;
 template <int Parity>
 struct Merge;
 
-// The Narrow type of the program a task runs in.
-template <class Ctx>
-using NarrowIn = Narrow<Ctx::Program::template contains<Narrow<true>>>;
+// The Narrow type of program P (RcmProgram<true> or <false>): for code that serves both,
+// on the device (Ctx::Program) and on the host (Runtime::Program).
+template <class P>
+using NarrowOf = Narrow<P::template contains<Narrow<true>>>;
 
 // Records the current step in the state (one thread) and hands the search to tasks:
 // after the level queue[begin, end) was expanded into queue[end, tail), a large next level
@@ -756,7 +757,7 @@ __device__ void start_level(const Ctx& ctx, const TaskEnv& e, index_t begin, ind
   }
   ctx.sync();  // the state is written before any task that reads it is queued
   if (end - begin <= e.tile) {
-    if (ctx.rank() == 0) ctx.template enqueue<NarrowIn<Ctx>>(-1);
+    if (ctx.rank() == 0) ctx.template enqueue<NarrowOf<typename Ctx::Program>>(-1);
     return;
   }
   const index_t n = chunks(end - begin, e.expand_chunk);
@@ -1449,7 +1450,7 @@ class TaskEngine {
   template <class R>
   std::array<LevelState, 2> bfs_run(R& rt, index_t root, bool rank) {
     if (rank) rt.template seed<Rank>(0);
-    rt.template seed<Narrow<R::Program::template contains<Narrow<true>>>>(root);
+    rt.template seed<NarrowOf<typename R::Program>>(root);
     return run_seeded(rt);
   }
 
