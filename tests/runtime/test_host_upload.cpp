@@ -1,10 +1,11 @@
 // upload_to_device (runtime/host_upload.hpp): every size class arrives intact — direct
-// copies, staged ones of whole and partial chunks, pinned sources, an offset destination,
+// copies, staged ones of whole and partial pieces and chunks, pinned sources, an offset destination,
 // two uploads at once — and a failed copy is one CudaError, not a hang.
 #include <gtest/gtest.h>
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <thread>
@@ -34,6 +35,27 @@ TEST(HostUpload, EverySizeArrivesIntact) {
     const DeviceBuffer<std::uint32_t> d{std::span<const std::uint32_t>(host)};
     EXPECT_EQ(d.to_host(), host);
   }
+}
+
+// The staged path at sizes around its pieces (256 KiB) and chunks (2 MiB), and past its
+// four buffers (8 MiB), so that every buffer is refilled; many uploads one after the
+// other, each waking the helper threads again.
+TEST(HostUpload, StagedPathAtEverySize) {
+  APIARY_REQUIRE_GPU();
+  constexpr std::size_t kib = 1024 / sizeof(std::uint32_t), mib = 1024 * kib;
+  const std::size_t counts[] = {1,           1000,          256 * kib - 1, 256 * kib,  256 * kib + 1, 2 * mib - 1,
+                                2 * mib,     2 * mib + 1,   8 * mib,       8 * mib + 1, 21 * mib + 7,  3 * mib + 5};
+  for (int round = 0; round < 3; ++round)
+    for (std::size_t count : counts) {
+      SCOPED_TRACE(testing::Message() << "round " << round << ", " << count << " words");
+      const auto host = pattern(count, static_cast<std::uint32_t>(count + round));
+      DeviceBuffer<std::uint32_t> d(count + 1);
+      d.fill_zero();
+      detail::staged_upload(d.data(), host.data(), count * sizeof(std::uint32_t));
+      const auto back = d.to_host();
+      EXPECT_TRUE(std::equal(host.begin(), host.end(), back.begin()));
+      EXPECT_EQ(back.back(), 0u) << "written past the end";
+    }
 }
 
 TEST(HostUpload, PinnedSourceAndOffsetDestination) {
