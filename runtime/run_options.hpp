@@ -19,11 +19,22 @@ struct RunOptions {
   bool trace = false;                        // record every task (type, SM, start, end)
   std::uint32_t trace_capacity = 1u << 22;   // records kept when tracing
   double watchdog_seconds = 10.0;            // abort after this long without progress; 0: off
+                                             // (times kSanitizerWatchdogScale under compute-sanitizer)
   int blocks_per_sm = 0;                     // megakernel: 0 = as many as fit
   // timesliced and controller: how long a worker block keeps claiming further batches of
   // its own task type before it leaves (work its queue receives meanwhile runs without
   // waiting for the next launch); 0: one batch per block.
   double drain_microseconds = 100.0;
 };
+
+// compute-sanitizer runs kernels orders of magnitude slower than the hardware (racecheck
+// most: one RCM BFS task of 599 levels went past 10 s without finishing, session 34), so
+// under it a run waits this many times longer before its watchdog fires.
+inline constexpr double kSanitizerWatchdogScale = 30.0;
+
+// The watchdog's limit for a run with these options, in seconds (0: off).
+inline double watchdog_limit_seconds(const RunOptions& options, bool under_sanitizer) {
+  return options.watchdog_seconds * (under_sanitizer ? kSanitizerWatchdogScale : 1.0);
+}
 
 }  // namespace apiary

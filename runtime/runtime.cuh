@@ -22,6 +22,7 @@
 
 #include "runtime/context.cuh"
 #include "runtime/cuda_check.hpp"
+#include "runtime/device.hpp"
 #include "runtime/device_buffer.hpp"
 #include "runtime/device_view.cuh"
 #include "runtime/errors.hpp"
@@ -268,7 +269,7 @@ class Runtime {
     // Overwritten by the megakernel's last block; still there after a megakernel run means
     // the words did not come back (finish says so rather than read a stale run's).
     readback_.host()->control.error = detail::kNotWrittenBack;
-    v.watchdog_ns = static_cast<unsigned long long>(options_.watchdog_seconds * 1e9);
+    v.watchdog_ns = static_cast<unsigned long long>(watchdog_limit_seconds(options_, under_sanitizer_) * 1e9);
     v.drain_ns = static_cast<unsigned long long>(std::max(options_.drain_microseconds, 0.0) * 1e3);
     v.workers_in_flight = workers_.data();
     v.workers_not_started = workers_.data() + kTypes;
@@ -404,14 +405,16 @@ class Runtime {
     std::string fills;
     for (int q = 0; q < r.queue_count && q < kMaxReportedQueues; ++q)
       fills += cat(q ? ", " : "", names[q], "=", r.fill[q]);
-    return cat("watchdog: no task finished for ", r.idle_ns / 1e9, " s (limit ", options_.watchdog_seconds,
-               " s); phase ", r.phase, ", ", r.active, " task(s) queued or running, ", r.waiting,
+    return cat("watchdog: no task finished for ", r.idle_ns / 1e9, " s (limit ",
+               watchdog_limit_seconds(options_, under_sanitizer_), under_sanitizer_ ? " s under compute-sanitizer" : " s",
+               "); phase ", r.phase, ", ", r.active, " task(s) queued or running, ", r.waiting,
                " waiting; queue fill: ", fills,
                trapped ? ". A task never returned, so the kernel was stopped (the CUDA context is no longer usable)"
                        : "");
   }
 
   RunOptions options_;
+  bool under_sanitizer_ = under_compute_sanitizer();  // scales the watchdog's limit
   Env env_;
   std::array<DeviceBuffer<unsigned char>, kTypes> items_;
   std::array<DeviceBuffer<unsigned long long>, kTypes> seq_;

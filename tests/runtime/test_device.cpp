@@ -1,5 +1,6 @@
 // Device utilities that can be checked on any machine: error messages name the call
-// and the place, and the no-device check agrees with what the CUDA runtime says.
+// and the place, the no-device check agrees with what the CUDA runtime says, and the
+// watchdog's limit under compute-sanitizer.
 #include <gtest/gtest.h>
 
 #include <cuda_runtime_api.h>
@@ -8,6 +9,7 @@
 
 #include "runtime/cuda_check.hpp"
 #include "runtime/device.hpp"
+#include "runtime/run_options.hpp"
 
 namespace apiary {
 namespace {
@@ -41,6 +43,18 @@ TEST(Device, NoDeviceReasonAgreesWithTheRuntime) {
     EXPECT_FALSE(d.name.empty());
     EXPECT_NE(describe(d).find(d.name), std::string::npos);
   }
+}
+
+// Under compute-sanitizer a run's watchdog waits kSanitizerWatchdogScale times as long; off
+// stays off, and outside it the limit is the one asked for.
+TEST(Device, WatchdogLimitIsScaledUnderComputeSanitizer) {
+  RunOptions o;
+  o.watchdog_seconds = 0.5;
+  EXPECT_EQ(watchdog_limit_seconds(o, false), 0.5);
+  EXPECT_EQ(watchdog_limit_seconds(o, true), 0.5 * kSanitizerWatchdogScale);
+  EXPECT_GT(kSanitizerWatchdogScale, 1.0);
+  o.watchdog_seconds = 0;
+  EXPECT_EQ(watchdog_limit_seconds(o, true), 0.0);
 }
 
 }  // namespace
