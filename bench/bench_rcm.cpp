@@ -1,6 +1,7 @@
 // RCM benchmark: the GPU variants (`cub`; `tasks` under every scheduler of the build, and
 // under the megakernel once more with the Cuthill–McKee search by claims instead of from
-// the start-node search's levels, and once more without the BFS's shared-memory bitmap)
+// the start-node search's levels, once more without the BFS's shared-memory bitmap, and
+// once more without the padded rows of its bitmap levels)
 // against the serial reference (sparse::rcm) and cuSOLVER's cusolverSpXcsrsymrcmHost (one
 // CPU thread), measured in the same run, on the shared real matrices and on generated
 // Poisson 2D/3D and random graphs of >= 10^6 non-zeros, every matrix scrambled by a random
@@ -57,15 +58,17 @@ struct Method {
   Scheduler scheduler;
   bool reuse_levels = true;  // tasks: false = the Cuthill–McKee search with claims (as before)
   bool bfs_bitmap = true;    // tasks: false = no BFS claims in the shared-memory bitmap
+  bool padded_rows = true;   // tasks: false = the bitmap's BFS levels read row bounds, not the padded copy
   std::string name() const {
     if (variant == rcm::RcmVariant::cub) return "cub";
-    return fmt::format("tasks {}{}{}", to_string(scheduler), reuse_levels ? "" : " claims",
-                       bfs_bitmap ? "" : " no bitmap");
+    return fmt::format("tasks {}{}{}{}", to_string(scheduler), reuse_levels ? "" : " claims",
+                       bfs_bitmap ? "" : " no bitmap", padded_rows ? "" : " no padding");
   }
   rcm::RcmGpuResult run(const Csr<double>& a) const {
     rcm::RcmGpuOptions o;
     o.reuse_levels = reuse_levels;
     o.bfs_bitmap = bfs_bitmap;
+    o.padded_rows = padded_rows;
     return rcm::rcm_gpu(a, variant, scheduler, o);
   }
 };
@@ -111,6 +114,7 @@ int main(int argc, char** argv) {
     for (Scheduler sch : available_schedulers()) methods.push_back({rcm::RcmVariant::tasks, sch});
     methods.push_back({rcm::RcmVariant::tasks, Scheduler::megakernel, false});
     methods.push_back({rcm::RcmVariant::tasks, Scheduler::megakernel, true, false});
+    methods.push_back({rcm::RcmVariant::tasks, Scheduler::megakernel, true, true, false});
 
     nlohmann::json rows = nlohmann::json::array();
     fmt::print("device {}\n\n{:<30} {:>9} {:>10} {:>10} {:<28} {:>10} {:>10} {:>8} {:>8} {:>8} {:>10} {:>9} {:>9} {:>5}\n",
@@ -150,6 +154,7 @@ int main(int argc, char** argv) {
                         {"scheduler", method.variant == rcm::RcmVariant::cub ? "" : to_string(method.scheduler)},
                         {"reuse_levels", method.variant == rcm::RcmVariant::tasks && method.reuse_levels},
                         {"bfs_bitmap", method.variant == rcm::RcmVariant::tasks && method.bfs_bitmap},
+                        {"padded_rows", method.variant == rcm::RcmVariant::tasks && method.padded_rows},
                         {"bandwidth_after", bw_after},
                         {"gpu_ms", gm},
                         {"gpu_min_ms", *std::min_element(tg.begin(), tg.end())},
@@ -168,6 +173,7 @@ int main(int argc, char** argv) {
                         {"cm_fallbacks", g.cm_fallbacks},
                         {"cm_overlapped", g.cm_overlapped},
                         {"bitmap_bfs", g.bitmap_bfs},
+                        {"padded_slots", g.padded_slots},
                         {"device_bytes", g.device_bytes},
                         {"same_as_reference", same}});
       }

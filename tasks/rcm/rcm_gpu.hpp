@@ -69,6 +69,11 @@ struct RcmGpuOptions {
   // before it in the component had more than 1024 vertices per level on average (docs/rcm.md).
   // false: never (tests, comparisons).
   bool bfs_bitmap = true;
+  // `tasks`, with the bitmap, graphs whose largest degree is at most 8: the BFS levels that
+  // claim in the bitmap read each vertex's neighbours from a copy of the graph padded to 4
+  // or 8 slots a vertex, one load a neighbour with no row bounds before it. false: never
+  // (tests, comparisons).
+  bool padded_rows = true;
 };
 
 inline constexpr int kMaxTaskTile = 2048;  // 512 threads x 4 keys per task (tasks variant)
@@ -96,6 +101,7 @@ struct RcmGpuResult {
   int cm_fallbacks = 0;    // searches whose level path gave up and searched with claims (one more run)
   int cm_overlapped = 0;   // level paths that ran during the start-node search's last BFS (no run of their own)
   int bitmap_bfs = 0;      // BFS runs of the program with the visited bitmap (RcmGpuOptions::bfs_bitmap)
+  int padded_slots = 0;    // slots a vertex of the padded copy (RcmGpuOptions::padded_rows); 0: none made
 };
 
 // Throws std::invalid_argument for a non-square matrix or bad start nodes (before any

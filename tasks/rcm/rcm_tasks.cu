@@ -170,6 +170,10 @@ struct TaskEnv {
   index_t vertices = 0;  // of the graph: the bitmap (Narrow<true>) covers at most kBitmapBits
   index_t tile = kMaxTaskTile;
   index_t expand_chunk = kExpandChunk;  // min(tile, kExpandChunk)
+  // The neighbours of vertex v at padded[(v << padded_shift) + s], -1 in empty slots
+  // (graphs of degree at most 8, RcmGpuOptions::padded_rows); nullptr: none.
+  const index_t* padded = nullptr;
+  int padded_shift = 0;
 };
 
 // A merge sort over the kThreads threads of one task: CUB's block merge sort with the task's
@@ -224,6 +228,9 @@ struct NarrowShared {
   };
   index_t warp_total[kWarps];
   index_t claimed;  // vertices of the next level so far
+  // expand_padded's counts, by the parity of the level: each is reset a level before its
+  // use, so that no barrier is needed between reading one level's count and clearing it.
+  index_t claimed_by_parity[2];
 };
 
 // A long BFS claims in a bitmap of visited vertices in the Narrow task's shared memory
@@ -449,6 +456,12 @@ __device__ void stage_level(const Ctx& ctx, NarrowShared& sh, const TaskEnv& e, 
   }
 }
 
+// Stages the level sh.next[0, w) for expand_padded: its vertices only.
+template <class Ctx>
+__device__ void stage_vertices(const Ctx& ctx, NarrowShared& sh, index_t w) {
+  for (index_t j = ctx.rank(); j < w; j += kThreads) sh.vertex[j] = sh.next[j];
+}
+
 // Turns the staged row lengths of the level's w positions into exclusive offsets
 // (sh.offset[w] = the level's edges) and returns the edge count. Starts and ends with a
 // barrier.
@@ -502,6 +515,38 @@ __device__ void publish_next(const Ctx& ctx, const NarrowShared& sh, const TaskE
   for (index_t j = ctx.rank(); j < kept; j += kThreads) e.queue[first + j] = sh.next[j];
 }
 
+// Claims the vertices v[i] >= 0 in the bitmap, all of a thread's at once: take[i] for
+// those this thread reached first.
+__device__ void claim_in_bitmap(unsigned* visited, const index_t (&v)[kPassItems], bool (&take)[kPassItems]) {
+  unsigned old[kPassItems];
+#pragma unroll
+  for (int i = 0; i < kPassItems; ++i) old[i] = v[i] >= 0 ? atomicOr(visited + (v[i] >> 5), 1u << (v[i] & 31)) : ~0u;
+#pragma unroll
+  for (int i = 0; i < kPassItems; ++i) take[i] = (old[i] & (1u << (v[i] & 31))) == 0;
+}
+
+// Appends the v[i] with take[i] to the next level, counted in *claimed: its first
+// kMaxTaskTile vertices into sh.next, the rest into the queue after position `end`. One
+// shared atomic per warp reserves the warp's slots; all 32 lanes call it.
+__device__ void append_next(NarrowShared& sh, const TaskEnv& e, index_t end, index_t* claimed,
+                            const bool (&take)[kPassItems], const index_t (&v)[kPassItems]) {
+  const auto warp = cg::tiled_partition<32>(cg::this_thread_block());
+  index_t taken = 0;
+#pragma unroll
+  for (int i = 0; i < kPassItems; ++i) taken += take[i] ? 1 : 0;
+  const index_t inclusive = cg::inclusive_scan(warp, taken);
+  index_t base = 0;
+  if (warp.thread_rank() == 31 && inclusive > 0) base = atomicAdd(claimed, inclusive);
+  base = warp.shfl(base, 31) + inclusive - taken;
+#pragma unroll
+  for (int i = 0; i < kPassItems; ++i) {
+    if (!take[i]) continue;
+    if (base < kMaxTaskTile) sh.next[base] = v[i];
+    else e.queue[end + base] = v[i];  // beyond shared memory: a wide level
+    ++base;
+  }
+}
+
 // Expands the staged level (positions begin .. begin + w - 1, `edges` edges): every
 // unclaimed neighbour goes to the next level: its first kMaxTaskTile vertices into sh.next
 // (publish_next copies them to the queue), the rest into the queue from position
@@ -517,7 +562,6 @@ __device__ index_t expand_level(const Ctx& ctx, NarrowShared& sh, const TaskEnv&
   const index_t end = begin + w;
   if (edges == 0) return 0;
   if (r == 0) sh.claimed = 0;  // ordered before the appends by find_owners' barriers
-  const auto warp = cg::tiled_partition<32>(cg::this_thread_block());
   for (index_t pass_begin = 0; pass_begin < edges; pass_begin += kPassEdges) {
     const index_t pass_end = std::min(edges, pass_begin + kPassEdges);
     find_owners(ctx, sh, w, pass_begin, pass_end);
@@ -539,12 +583,9 @@ __device__ index_t expand_level(const Ctx& ctx, NarrowShared& sh, const TaskEnv&
     for (int i = 0; i < kPassItems; ++i) v[i] = __ldg(e.col + (at[i] < 0 ? 0 : edge[i]));  // unpredicated
     bool take[kPassItems];
     if (Bitmap && visited != nullptr) {
-      unsigned old[kPassItems];
 #pragma unroll
-      for (int i = 0; i < kPassItems; ++i)
-        old[i] = at[i] >= 0 ? atomicOr(visited + (v[i] >> 5), 1u << (v[i] & 31)) : ~0u;
-#pragma unroll
-      for (int i = 0; i < kPassItems; ++i) take[i] = (old[i] & (1u << (v[i] & 31))) == 0;
+      for (int i = 0; i < kPassItems; ++i) v[i] = at[i] >= 0 ? v[i] : -1;
+      claim_in_bitmap(visited, v, take);
     } else {
       // A plain load first filters out the vertices claimed already (most edges of a mesh
       // lead back or sideways, and a self-loop leads to the level itself): uncoalesced
@@ -569,24 +610,43 @@ __device__ index_t expand_level(const Ctx& ctx, NarrowShared& sh, const TaskEnv&
 #pragma unroll
       for (int i = 0; i < kPassItems; ++i) take[i] = at[i] >= 0 && (e.bfs ? old[i] != e.stamp : old[i] == kUnclaimed);
     }
-    index_t taken = 0;
-#pragma unroll
-    for (int i = 0; i < kPassItems; ++i) taken += take[i] ? 1 : 0;
-    // One shared atomic per warp reserves the warp's slots.
-    const index_t inclusive = cg::inclusive_scan(warp, taken);
-    index_t base = 0;
-    if (warp.thread_rank() == 31 && inclusive > 0) base = atomicAdd(&sh.claimed, inclusive);
-    base = warp.shfl(base, 31) + inclusive - taken;
-#pragma unroll
-    for (int i = 0; i < kPassItems; ++i) {
-      if (!take[i]) continue;
-      if (base < kMaxTaskTile) sh.next[base] = v[i];
-      else e.queue[end + base] = v[i];  // beyond shared memory: a wide level
-      ++base;
-    }
+    append_next(sh, e, end, &sh.claimed, take, v);
     ctx.sync();  // the claims are done and sh.owner is free again
   }
   return sh.claimed;
+}
+
+// A BFS level claimed in the bitmap from the padded copy of the graph (e.padded): the
+// staged level sh.vertex[0, w) (queue positions begin .. begin + w - 1) has w << shift
+// slots; each pass loads the neighbours of up to kPassEdges slots at once, one load each
+// with nothing before it (no row bounds, no scan of row lengths, no owner table), and
+// claims them in the bitmap. `parity`: the level's (see NarrowShared::claimed_by_parity).
+// Starts and ends with a barrier; returns the size of the next level.
+template <class Ctx>
+__device__ index_t expand_padded(const Ctx& ctx, NarrowShared& sh, const TaskEnv& e, index_t begin, index_t w,
+                                 unsigned* visited, int parity) {
+  const int r = ctx.rank();
+  const index_t end = begin + w;
+  const int shift = e.padded_shift;
+  const index_t slots = w << shift;
+  ctx.sync();  // the level is staged; this level's count was cleared a level ago
+  if (r == 0) sh.claimed_by_parity[1 - parity] = 0;  // the next level's: its last reader passed that barrier
+  for (index_t pass_begin = 0; pass_begin < slots; pass_begin += kPassEdges) {
+    index_t v[kPassItems];
+#pragma unroll
+    for (int i = 0; i < kPassItems; ++i) {  // unpredicated: slot 0 of position 0 stands in (see expand_level)
+      const index_t k = pass_begin + r + i * kThreads;
+      const index_t u = sh.vertex[k < slots ? k >> shift : 0];
+      v[i] = __ldg(e.padded + ((static_cast<std::size_t>(u) << shift) | static_cast<std::size_t>(k & ((1 << shift) - 1))));
+    }
+#pragma unroll
+    for (int i = 0; i < kPassItems; ++i) v[i] = pass_begin + r + i * kThreads < slots ? v[i] : -1;
+    bool take[kPassItems];
+    claim_in_bitmap(visited, v, take);
+    append_next(sh, e, end, &sh.claimed_by_parity[parity], take, v);
+    ctx.sync();  // the claims and appends of the pass are done
+  }
+  return sh.claimed_by_parity[parity];
 }
 
 // After a level claimed in the bitmap: the next level's vertices (sh.next, and the queue
@@ -604,10 +664,11 @@ __device__ void stamp_next(const Ctx& ctx, const NarrowShared& sh, const TaskEnv
 // queue positions begin .. begin + w - 1): clears the bitmap's first `vertices` bits and
 // sets those of levels L-1 (queue[prev_begin, begin)) and L. Ends with a barrier.
 template <class Ctx>
-__device__ void start_bitmap(const Ctx& ctx, unsigned* visited, const NarrowShared& sh, const TaskEnv& e,
+__device__ void start_bitmap(const Ctx& ctx, unsigned* visited, NarrowShared& sh, const TaskEnv& e,
                              index_t prev_begin, index_t begin, index_t w) {
   const int words = (e.vertices + 31) / 32;
   for (int k = ctx.rank(); k < words; k += kThreads) visited[k] = 0;
+  if (ctx.rank() == 0) sh.claimed_by_parity[0] = sh.claimed_by_parity[1] = 0;
   ctx.sync();
   for (index_t p = prev_begin + ctx.rank(); p < begin; p += kThreads) set_visited(visited, e.queue[p]);
   for (index_t j = ctx.rank(); j < w; j += kThreads) set_visited(visited, sh.vertex[j]);
@@ -806,8 +867,10 @@ struct Narrow {
         visited = ctx.template shared_as<NarrowBitmapShared>()->visited;
         start_bitmap(ctx, visited, sh, e, e.level_begin[levels - 2], begin, w);
       }
-      const index_t edges = scan_level(ctx, sh, w);
-      const index_t count = expand_level<Bitmap>(ctx, sh, e, begin, w, edges, visited);
+      // With the bitmap on and the padded copy there, a level needs no row bounds.
+      const bool padded = Bitmap && visited != nullptr && e.padded != nullptr;
+      const index_t count = padded ? expand_padded(ctx, sh, e, begin, w, visited, levels & 1)
+                                   : expand_level<Bitmap>(ctx, sh, e, begin, w, scan_level(ctx, sh, w), visited);
       if (count == 0) return finish(ctx, e, begin, end, levels);
       const index_t tail = end + count;
       // A BFS level goes to the queue as it is; a Cuthill–McKee level once it is sorted.
@@ -817,7 +880,9 @@ struct Narrow {
         if (!e.bfs) return delegate_sort(ctx, e, begin, end, tail, levels);
         return start_level(ctx, e, end, tail, levels + 1);
       }
-      if (e.bfs) {
+      if (padded) {
+        stage_vertices(ctx, sh, count);
+      } else if (e.bfs) {
         stage_level(ctx, sh, e, count);
       } else if (!sort_next(ctx, sh, e, begin, w, end, count)) {
         publish_next(ctx, sh, e, end, count);
@@ -1258,9 +1323,23 @@ struct Scratch {
   }
 };
 
+// The padded copy of the graph (TaskEnv::padded): a thread per slot, so that both the
+// writes and the row reads are contiguous.
+__global__ void pad_rows(const index_t* row_ptr, const index_t* col, index_t n, int shift, index_t* padded) {
+  const std::int64_t t = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= std::int64_t{n} << shift) return;
+  const auto v = static_cast<index_t>(t >> shift);
+  const auto slot = static_cast<index_t>(t & ((1 << shift) - 1));
+  const index_t first = row_ptr[v];
+  padded[t] = slot < row_ptr[v + 1] - first ? col[first + slot] : -1;
+}
+
+constexpr index_t kMaxPaddedSlots = 8;  // RcmGpuOptions::padded_rows
+
 class TaskEngine {
  public:
-  TaskEngine(const sparse::Csr<double>& g, Scheduler scheduler, int tile, bool reuse_levels, bool bfs_bitmap)
+  TaskEngine(const sparse::Csr<double>& g, Scheduler scheduler, int tile, bool reuse_levels, bool bfs_bitmap,
+             bool padded_rows)
       : g_(g),
         scheduler_(scheduler),
         reuse_levels_(reuse_levels),
@@ -1289,7 +1368,17 @@ class TaskEngine {
     };
     set_capacities(rt_);
     if (bfs_bitmap && g.rows <= kBitmapBits) set_capacities(bitmap_rt_.emplace(run_options()));
-    const std::size_t bytes = g_.bytes() + 2 * queue_[0].bytes() + mark_.bytes() + parent_.bytes() +
+    // Only the bitmap's program reads the padded copy (expand_padded).
+    if (bitmap_rt_ && padded_rows && g_.max_degree > 0 && g_.max_degree <= kMaxPaddedSlots) {
+      env_.padded_shift = g_.max_degree <= 4 ? 2 : 3;
+      const std::int64_t slots = std::int64_t{g.rows} << env_.padded_shift;
+      padded_ = DeviceBuffer<index_t>(static_cast<std::size_t>(slots));
+      pad_rows<<<static_cast<unsigned>((slots + kThreads - 1) / kThreads), kThreads>>>(
+          g_.row_ptr.data(), g_.col.data(), g.rows, env_.padded_shift, padded_.data());
+      APIARY_CUDA_CHECK_LAUNCH();
+      env_.padded = padded_.data();
+    }
+    const std::size_t bytes = g_.bytes() + padded_.bytes() + 2 * queue_[0].bytes() + mark_.bytes() + parent_.bytes() +
                               2 * level_begin_[0].bytes() + scratch_.memory.bytes() + pairs_.bytes() + scan_.bytes() +
                               state_.bytes() + plan_.bytes();
     const std::size_t queues = queue_bytes<Narrow<false>>(2) + queue_bytes<Plan>(2) + queue_bytes<Rank>(2) +
@@ -1336,6 +1425,7 @@ class TaskEngine {
   int cm_fallbacks() const { return cm_fallbacks_; }
   int cm_overlapped() const { return cm_overlapped_; }
   int bitmap_bfs() const { return bitmap_bfs_; }
+  int padded_slots() const { return env_.padded != nullptr ? 1 << env_.padded_shift : 0; }
 
   // Each BFS fills the other pair of queue and level-start buffers, so the levels of the
   // one before stay: the George–Liu search's candidate is no deeper than the root before
@@ -1480,6 +1570,7 @@ class TaskEngine {
   DeviceBuffer<unsigned char> scan_;
   DeviceBuffer<LevelState> state_;
   DeviceBuffer<Dependency> plan_;
+  DeviceBuffer<index_t> padded_;  // TaskEnv::padded, when made
   TaskEnv env_;  // copied into the runtime of each run
   Runtime<RcmProgram<false>, TaskEnv> rt_;
   std::optional<Runtime<RcmProgram<true>, TaskEnv>> bitmap_rt_;  // graphs of at most kBitmapBits vertices
@@ -1507,7 +1598,7 @@ void rcm_tasks(const sparse::Csr<double>& graph, Scheduler scheduler, const RcmG
                RcmGpuResult& r) {
   const int tile = options.task_tile == 0 ? kMaxTaskTile : options.task_tile;
   const auto t0 = std::chrono::steady_clock::now();
-  TaskEngine e(graph, scheduler, tile, options.reuse_levels, options.bfs_bitmap);
+  TaskEngine e(graph, scheduler, tile, options.reuse_levels, options.bfs_bitmap, options.padded_rows);
   r.setup_ms = ms_since(t0);
   drive_into(e, graph.rows, options.start_nodes, r);
   r.device_bytes = e.peak_device_bytes();
@@ -1518,6 +1609,7 @@ void rcm_tasks(const sparse::Csr<double>& graph, Scheduler scheduler, const RcmG
   r.cm_fallbacks = e.cm_fallbacks();
   r.cm_overlapped = e.cm_overlapped();
   r.bitmap_bfs = e.bitmap_bfs();
+  r.padded_slots = e.padded_slots();
 }
 
 }  // namespace apiary::rcm::detail

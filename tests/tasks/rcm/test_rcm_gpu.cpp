@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <iterator>
 #include <span>
 #include <string>
 #include <tuple>
@@ -52,6 +53,7 @@ class RcmGpu : public ::testing::TestWithParam<Param> {
     }
     if (!o.reuse_levels) name += " (claims only)";
     if (!o.bfs_bitmap) name += " (no bitmap)";
+    if (!o.padded_rows) name += " (no padding)";
     sparse::RcmResult ref;
     if (from_smallest) {
       o.start_nodes = testing::smallest_vertices(sym);
@@ -76,6 +78,9 @@ class RcmGpu : public ::testing::TestWithParam<Param> {
       EXPECT_EQ(r.cm_from_levels + r.cm_fallbacks, from_smallest || !o.reuse_levels ? 0 : searched) << name;
       EXPECT_LE(r.cm_overlapped, r.cm_from_levels + r.cm_fallbacks) << name;
       EXPECT_LE(r.bitmap_bfs, o.bfs_bitmap ? r.bfs_count : 0) << name;
+      if (!o.bfs_bitmap || !o.padded_rows) {
+        EXPECT_EQ(r.padded_slots, 0) << name;
+      }
     }
     testing::expect_same_as_reference(r, ref, sym, name);
   }
@@ -179,6 +184,23 @@ TEST_P(RcmGpu, BfsTakesTheBitmapWhereTheSearchIsDeep) {
   EXPECT_LT(random.bitmap_bfs, random.bfs_count);
   RcmGpuOptions off;
   off.bfs_bitmap = false;
+  for (const Case& c : cases) check(c, off, false);
+}
+
+// The padded rows of the bitmap's BFS levels (tasks, expand_padded): made with 4 slots for
+// the 2D grid and the path (degrees up to 4 and 2), 8 for the 3D grid (6), none for the
+// random graph and the stars (degrees above 8). The path's 20000 levels go through many
+// Narrow tasks, each switching the bitmap on again after 16 levels. Every larger graph
+// gives the same order without them.
+TEST_P(RcmGpu, BfsReadsPaddedRowsWhereTheDegreeIsSmall) {
+  if (variant() != RcmVariant::tasks) GTEST_SKIP() << "the padded rows are the tasks variant's";
+  const auto cases = testing::large_cases();
+  const int expected[] = {4, 8, 0, 0, 4, 0};
+  ASSERT_EQ(cases.size(), std::size(expected));
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    EXPECT_EQ(run(cases[i].a).padded_slots, expected[i]) << cases[i].name;  // orders: MatchesSerialOnLargerGraphs
+  RcmGpuOptions off;
+  off.padded_rows = false;
   for (const Case& c : cases) check(c, off, false);
 }
 
