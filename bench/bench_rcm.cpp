@@ -10,6 +10,7 @@
 //
 //   bench_rcm                       # shared matrices + generated, 3 reps
 //   bench_rcm --reps 5 --no-shared --json rcm.json
+//   bench_rcm --no-shared --inputs poisson2d --methods "tasks megakernel"   # one input, one method
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -17,6 +18,7 @@
 #include <fstream>
 #include <numeric>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -73,6 +75,11 @@ struct Method {
   }
 };
 
+// Whether `name` is kept by a comma-separated list of substrings (empty: everything).
+bool selected(const std::string& name, const std::vector<std::string>& keep) {
+  return keep.empty() || std::any_of(keep.begin(), keep.end(), [&](const std::string& k) { return name.find(k) != std::string::npos; });
+}
+
 double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -85,10 +92,14 @@ int main(int argc, char** argv) {
   bool no_shared = false;
   std::string json_path;
   std::string shared = APIARY_SHARED_MATRICES;
+  std::vector<std::string> inputs, method_names;
   app.add_option("--reps", reps, "timed runs per method (median)")->check(CLI::PositiveNumber);
   app.add_flag("--no-shared", no_shared, "skip the shared real matrices");
   app.add_option("--shared", shared, "folder of .mtx.gz matrices");
   app.add_option("--json", json_path, "also write the rows as JSON here");
+  app.add_option("--inputs", inputs, "only the inputs whose name contains one of these")->delimiter(',');
+  app.add_option("--methods", method_names, "only these GPU methods, named as printed (\"cub\", \"tasks megakernel\", ...)")
+      ->delimiter(',');
   CLI11_PARSE(app, argc, argv);
   if (const auto reason = no_device_reason()) {
     fmt::print(stderr, "bench_rcm: no GPU available ({})\n", *reason);
@@ -103,18 +114,27 @@ int main(int argc, char** argv) {
       std::sort(files.begin(), files.end());
       for (const auto& f : files) {
         Csr<double> a = sparse::read_csr<double>(f);
-        if (a.rows == a.cols) cases.emplace_back(f.filename().string(), scrambled(a, 1));
+        if (a.rows == a.cols && selected(f.filename().string(), inputs))
+          cases.emplace_back(f.filename().string(), scrambled(a, 1));
       }
     }
-    cases.emplace_back("poisson2d:1000 scrambled", scrambled(sparse::poisson2d<double>(1000, 1000), 2));
-    cases.emplace_back("poisson3d:100 scrambled", scrambled(sparse::poisson3d<double>(100, 100, 100), 3));
-    cases.emplace_back("random_spd:1e6x8 scrambled", scrambled(sparse::random_spd<double>(1'000'000, 8, 4), 5));
+    if (selected("poisson2d:1000 scrambled", inputs))
+      cases.emplace_back("poisson2d:1000 scrambled", scrambled(sparse::poisson2d<double>(1000, 1000), 2));
+    if (selected("poisson3d:100 scrambled", inputs))
+      cases.emplace_back("poisson3d:100 scrambled", scrambled(sparse::poisson3d<double>(100, 100, 100), 3));
+    if (selected("random_spd:1e6x8 scrambled", inputs))
+      cases.emplace_back("random_spd:1e6x8 scrambled", scrambled(sparse::random_spd<double>(1'000'000, 8, 4), 5));
+    if (cases.empty()) throw std::invalid_argument("--inputs matches no input");
 
     std::vector<Method> methods{{rcm::RcmVariant::cub, Scheduler::megakernel}};
     for (Scheduler sch : available_schedulers()) methods.push_back({rcm::RcmVariant::tasks, sch});
     methods.push_back({rcm::RcmVariant::tasks, Scheduler::megakernel, false});
     methods.push_back({rcm::RcmVariant::tasks, Scheduler::megakernel, true, false});
     methods.push_back({rcm::RcmVariant::tasks, Scheduler::megakernel, true, true, false});
+    std::erase_if(methods, [&](const Method& m) {
+      return !method_names.empty() && std::find(method_names.begin(), method_names.end(), m.name()) == method_names.end();
+    });
+    if (methods.empty()) throw std::invalid_argument("--methods matches no method");
 
     nlohmann::json rows = nlohmann::json::array();
     fmt::print("device {}\n\n{:<30} {:>9} {:>10} {:>10} {:<28} {:>10} {:>10} {:>8} {:>8} {:>8} {:>10} {:>9} {:>9} {:>5}\n",
