@@ -75,9 +75,10 @@ struct Method {
   }
 };
 
-// Whether `name` is kept by a comma-separated list of substrings (empty: everything).
+// Whether `name` contains one of `keep` (--inputs; empty: every name).
 bool selected(const std::string& name, const std::vector<std::string>& keep) {
-  return keep.empty() || std::any_of(keep.begin(), keep.end(), [&](const std::string& k) { return name.find(k) != std::string::npos; });
+  return keep.empty() ||
+         std::any_of(keep.begin(), keep.end(), [&](const std::string& k) { return name.find(k) != std::string::npos; });
 }
 
 double ms_since(std::chrono::steady_clock::time_point t0) {
