@@ -542,7 +542,7 @@ __device__ void append_next(index_t* next, const TaskEnv& e, index_t end, index_
   for (int i = 0; i < kPassItems; ++i) {
     if (!take[i]) continue;
     if (base < kMaxTaskTile) next[base] = v[i];
-    if (Publish || base >= kMaxTaskTile) e.queue[end + base] = v[i];  // beyond shared memory: a wide level
+    if (Publish || base >= kMaxTaskTile) e.queue[end + base] = v[i];  // published, or beyond shared memory
     if (Publish) device_ref<unsigned>(e.mark[v[i]]).store(e.stamp, cuda::memory_order_relaxed);
     ++base;
   }
@@ -618,7 +618,7 @@ __device__ index_t expand_level(const Ctx& ctx, NarrowShared& sh, const TaskEnv&
 }
 
 // A BFS level claimed in the bitmap from the padded copy of the graph (e.padded): the
-// level level[0, w) (queue positions begin .. begin + w - 1) has w << shift slots; each
+// level's vertices level[0, w) (queue positions begin .. begin + w - 1) has w << shift slots; each
 // pass loads the neighbours of up to kPassEdges slots at once, one load each with nothing
 // before it (no row bounds, no scan of row lengths, no owner table), claims them in the
 // bitmap and appends the new ones to next[] and the queue (append_next<true>). The caller
