@@ -171,6 +171,8 @@ void run_rcm(const RcmArgs& args) {
           o["phase_switches"] = r.gpu->phase_switches;
           o["bitmap_bfs"] = r.gpu->bitmap_bfs;
           o["padded_slots"] = r.gpu->padded_slots;
+          o["rank_fast_levels"] = r.gpu->rank_fast_levels;
+          o["rank_general_levels"] = r.gpu->rank_general_levels;
         }
       }
       j["results"].push_back(o);
@@ -199,9 +201,9 @@ void run_rcm(const RcmArgs& args) {
                  r.gpu->device_bytes / 1e6);
       if (r.gpu->runs > 0)
         fmt::print(", {} runs, {} tasks, {} phase switches, {} orders from BFS levels ({} given up, {} during the "
-                   "next BFS), {} BFS with the visited bitmap{}",
+                   "next BFS; {} levels by the fast path, {} by the general one), {} BFS with the visited bitmap{}",
                    r.gpu->runs, r.gpu->tasks, r.gpu->phase_switches, r.gpu->cm_from_levels, r.gpu->cm_fallbacks,
-                   r.gpu->cm_overlapped, r.gpu->bitmap_bfs,
+                   r.gpu->cm_overlapped, r.gpu->rank_fast_levels, r.gpu->rank_general_levels, r.gpu->bitmap_bfs,
                    r.gpu->padded_slots > 0 ? fmt::format(" (rows padded to {} slots)", r.gpu->padded_slots) : "");
       fmt::print("\n");
     }

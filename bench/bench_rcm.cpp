@@ -195,6 +195,8 @@ int main(int argc, char** argv) {
                         {"cm_overlapped", g.cm_overlapped},
                         {"bitmap_bfs", g.bitmap_bfs},
                         {"padded_slots", g.padded_slots},
+                        {"rank_fast_levels", g.rank_fast_levels},
+                        {"rank_general_levels", g.rank_general_levels},
                         {"device_bytes", g.device_bytes},
                         {"same_as_reference", same}});
       }

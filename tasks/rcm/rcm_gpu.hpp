@@ -102,6 +102,8 @@ struct RcmGpuResult {
   int cm_overlapped = 0;   // level paths that ran during the start-node search's last BFS (no run of their own)
   int bitmap_bfs = 0;      // BFS runs of the program with the visited bitmap (RcmGpuOptions::bfs_bitmap)
   int padded_slots = 0;    // slots a vertex of the padded copy (RcmGpuOptions::padded_rows); 0: none made
+  std::int64_t rank_fast_levels = 0;     // levels ordered from a BFS's levels by Rank's fast path
+  std::int64_t rank_general_levels = 0;  // and by its general path (rcm_tasks.cu: Rank)
 };
 
 // Throws std::invalid_argument for a non-square matrix or bad start nodes (before any

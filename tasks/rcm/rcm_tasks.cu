@@ -66,7 +66,7 @@
 
 #include "schedulers/run.cuh"
 #include "tasks/rcm/device_graph.cuh"
-#include "tasks/rcm/level_pairs.cuh"
+#include "tasks/rcm/level_parents.cuh"
 #include "tasks/rcm/rcm_driver.hpp"
 #include "tasks/rcm/rcm_tasks.hpp"
 
@@ -133,15 +133,15 @@ struct LevelState {
   unsigned long long best;  // BFS: min (degree << 32 | vertex) over the last level
 };
 
-// Cuthill–McKee from the levels of a BFS (Rank; level_pairs.cuh).
+// Cuthill–McKee from the levels of a BFS (Rank; level_parents.cuh).
 struct RankEnv {
   // The BFS whose levels are ordered: its queue and level starts (a BFS of the same run
   // may be filling the other pair of buffers), and the state Rank reports to.
   const index_t* queue = nullptr;
   const index_t* level_begin = nullptr;
   LevelState* state = nullptr;
-  const std::uint32_t* pairs = nullptr;  // level k's edges into level k+1, level by level
-  const index_t* pair_begin = nullptr;   // first pair of each BFS position
+  const std::uint32_t* parents = nullptr;  // each child's parents (level_parents.cuh)
+  const index_t* parent_begin = nullptr;   // first entry of each BFS position
   const index_t* bfs_pos = nullptr;      // position of each vertex in the BFS order (queue)
   const index_t* degree_at = nullptr;    // degree of the vertex at each BFS position
   index_t levels = 0;
@@ -151,6 +151,7 @@ struct RankEnv {
   index_t* count = nullptr;
   index_t* rank[2] = {nullptr, nullptr};
   uint2* child = nullptr;
+  unsigned long long* level_counts = nullptr;  // levels ordered by the fast path, by the general one
 };
 
 struct TaskEnv {
@@ -1027,42 +1028,91 @@ struct Merge {
   }
 };
 
-// Cuthill–McKee from the levels of the last BFS (level_pairs.cuh): level k+1 is ordered by
-// (smallest rank of a parent in level k, degree, index), the order in which the serial
-// search appends it. A Rank task walks the levels in order; per level it takes the
-// minimum over the level's pairs (one atomic each), counts the children of each parent,
-// scans the counts and lets each child rank itself among its siblings, as sort_next does.
-// Everything it reads from global memory is fixed before the search (pairs, BFS order,
-// degrees), so nothing waits for a claim. Ranks are kept by BFS-local index: level k's
-// vertex queue[level_begin[k] + j] has rank rank[k & 1][j].
+// Cuthill–McKee from the levels of the last BFS (level_parents.cuh): level k+1 is ordered
+// by (smallest rank of a parent in level k, degree, index), the order in which the serial
+// search appends it. A Rank task walks the levels in order. Everything it reads from global
+// memory is fixed before the search (parent lists, BFS order, degrees), so nothing waits
+// for a claim. Ranks are kept by BFS-local index: level k's vertex queue[level_begin[k] +
+// j] has rank rank[k & 1][j]. A level takes one of two paths:
+// - fast (both levels at most kFastWidth and the tile wide, every child's smallest parent
+//   with at most kRankedChildren children): each child takes its smallest parent rank m
+//   and its place t among that parent's children and sets bit t of mask[m]; a scan of the
+//   masks' population counts gives each parent rank its first position, and a child's
+//   rank is that plus the bits below its own. Three barriers a level, and the next
+//   level's parent lists are loaded into registers a level ahead.
+// - general (any width up to kPairLevelWidth): the smallest parent ranks, then the
+//   children of each parent counted, scanned, and each child ranked among its siblings by
+//   comparing with them (or a merge sort where a parent has more than kMaxSiblings), as
+//   sort_next does.
+constexpr int kFastItems = 2;                            // children per thread in a fast level
+constexpr index_t kFastWidth = kFastItems * kThreads;    // and parent ranks per thread in its scan
+constexpr int kRanksPerWarp = kFastItems * 32;
+constexpr int kNearParents = 3;  // a mesh vertex has 1-3 parents; more are read one by one
+
 struct RankShared {
+  // A copy of the environment's RankEnv and tile: every level reads them first, and in the
+  // bitmap's program, whose blocks are left about 60 KB of L1, shared memory is nearer
+  // than the parameter space (time-sliced 2D search 14.7-14.8 instead of 15.7-15.9 ms).
+  RankEnv env;
+  index_t tile;
   index_t rank[2][kMaxTaskTile];
   union {
+    struct {
+      alignas(16) unsigned mask[2][kFastWidth];  // by parent rank: bit t for each child; by level parity
+      index_t first[kFastWidth];                 // by parent rank: first position within its warp's ranks
+    } f;
     struct {
       unsigned minrank[kMaxTaskTile];   // next level: smallest rank of a parent
       index_t count[kMaxTaskTile + 1];  // children per parent, then their first position
       uint2 child[kMaxTaskTile];        // (degree, vertex) in parent order
     } c;
     // A level wider than the tile but at most 4 tiles: its smallest parent ranks
-    // (the pairs' atomics, the most numerous, stay in shared memory; the rest is global).
+    // (written once per child; the rest is global).
     unsigned wide_minrank[4 * kMaxTaskTile];
     alignas(16) unsigned char sort[sizeof(SortStorage)];  // a parent with many children
   };
   index_t warp_total[kWarps];
   index_t largest;  // most children of one parent
+  int slow[2];      // by level parity: a fast level found a child it cannot place
+  bool stop;        // the run was aborted (rank_levels)
 };
 static_assert(sizeof(RankShared) <= sizeof(NarrowTaskShared), "Rank must not raise the program's shared memory");
 
 // The vertices and degrees of positions first + base + r + i * kThreads of a level of
 // `count` vertices (unguarded: past the end, the last vertex stands in), both loaded by
 // position: neither waits for the other.
-__device__ void load_children(const TaskEnv& e, int r, index_t first, index_t count, index_t base,
+__device__ void load_children(const RankEnv& x, int r, index_t first, index_t count, index_t base,
                               index_t (&v)[kItems], unsigned (&d)[kItems]) {
 #pragma unroll
-  for (int i = 0; i < kItems; ++i) v[i] = __ldg(e.rank.queue + first + std::min(base + r + i * kThreads, count - 1));
+  for (int i = 0; i < kItems; ++i) v[i] = __ldg(x.queue + first + std::min(base + r + i * kThreads, count - 1));
 #pragma unroll
   for (int i = 0; i < kItems; ++i)
-    d[i] = static_cast<unsigned>(__ldg(e.rank.degree_at + first + std::min(base + r + i * kThreads, count - 1)));
+    d[i] = static_cast<unsigned>(__ldg(x.degree_at + first + std::min(base + r + i * kThreads, count - 1)));
+}
+
+// A child's smallest parent rank and its place among that parent's children (t of the
+// entry, level_parents.cuh): over `near` (the first parents, the last repeated where there
+// are fewer) and the entries [rest, end) after them.
+__device__ void smallest_parent(const RankEnv& x, const index_t* prev, const std::uint32_t (&near)[kNearParents],
+                                index_t rest, index_t end, unsigned& m, unsigned& t) {
+  m = kUnclaimed;
+  t = kUnranked;
+#pragma unroll
+  for (int s = 0; s < kNearParents; ++s) {
+    const auto rank = static_cast<unsigned>(prev[near[s] & 0xffffu]);
+    if (rank < m) {
+      m = rank;
+      t = near[s] >> 16;
+    }
+  }
+  for (index_t q = rest; q < end; ++q) {
+    const std::uint32_t entry = __ldg(x.parents + q);
+    const auto rank = static_cast<unsigned>(prev[entry & 0xffffu]);
+    if (rank < m) {
+      m = rank;
+      t = entry >> 16;
+    }
+  }
 }
 
 // rank_level's ordering of level k+1 = queue[b1, b1 + wn) once count[] holds each parent's
@@ -1070,13 +1120,12 @@ __device__ void load_children(const TaskEnv& e, int r, index_t first, index_t co
 // by (degree, index) and takes its place. v, d: the first kMaxTaskTile children's vertices
 // and degrees (load_children).
 template <class Ctx>
-__device__ void order_by_counts(const Ctx& ctx, const TaskEnv& e, const unsigned* minrank, const index_t* count,
+__device__ void order_by_counts(const Ctx& ctx, const RankEnv& x, const unsigned* minrank, const index_t* count,
                                 uint2* child, index_t* next, index_t b1, index_t wn, index_t (&v)[kItems],
                                 unsigned (&d)[kItems]) {
-  const RankEnv& x = e.rank;
   const int r = ctx.rank();
   for (index_t base = 0; base < wn; base += kMaxTaskTile) {
-    if (base != 0) load_children(e, r, b1, wn, base, v, d);
+    if (base != 0) load_children(x, r, b1, wn, base, v, d);
 #pragma unroll
     for (int i = 0; i < kItems; ++i) {
       const index_t c = base + r + i * kThreads;
@@ -1129,55 +1178,55 @@ __device__ void order_by_counts(const Ctx& ctx, const TaskEnv& e, const unsigned
   }
 }
 
-// Where Rank stands: levels k, k+1 and k+2 start at b0, b1, b2 (b2 = b1 + size of level
-// k+1), and the pairs of levels k and k+1 at p0, p1. rank_level loads the next window's
-// new entries when it starts and uses them only in the next level, so no level waits for
-// them.
-struct LevelWindow {
-  index_t b0, b1, b2, p0, p1;
-};
-
-// Orders level k+1 = queue[b1, b2) from the ranks of level k = queue[b0, b1), and moves the
-// window on by a level. Levels of at most `tile` vertices keep their arrays in shared
-// memory, wider ones in e.rank's (up to 4 tiles wide, their smallest parent ranks stay in
-// shared memory). Returns false, having ordered nothing, for what this path does not
-// handle: a level wider than a pair can describe, or a wide level where a parent has more
-// than kMaxSiblings children (the caller then runs the search with claims). Starts and
-// ends with a barrier passed. Not inlined: inside the megakernel's dispatch it cost the
-// BFS (Narrow) a quarter of its speed on an H100 (poisson2d:1000, 43.9 -> 58.7 ms).
+// The general path: orders level k+1 = queue[b1, b2) from the ranks of level k =
+// queue[b0, b1). Levels of at most `tile` vertices keep their arrays in shared memory,
+// wider ones in x's (up to 4 tiles wide, their smallest parent ranks stay in shared
+// memory). Returns false, having ordered nothing, for what it does not handle: a level
+// wider than an entry can describe, or a wide level where a parent has more than
+// kMaxSiblings children (the caller then runs the search with claims). Starts and ends
+// with a barrier passed.
 template <class Ctx>
-__device__ __noinline__ bool rank_level(const Ctx& ctx, RankShared& sh, const TaskEnv& e, index_t k, LevelWindow& w) {
-  const RankEnv& x = e.rank;
+__device__ bool rank_level(const Ctx& ctx, RankShared& sh, index_t k, index_t b0, index_t b1, index_t b2) {
+  const RankEnv& x = sh.env;
+  const index_t tile = sh.tile;
   const int r = ctx.rank();
-  const index_t b0 = w.b0, b1 = w.b1, b2 = w.b2;
-  const index_t b3 = k + 3 <= x.levels ? __ldg(x.level_begin + k + 3) : b2;  // for the next level
-  const index_t p2 = __ldg(x.pair_begin + b2);
   const index_t wp = b1 - b0, wn = b2 - b1;
   if (wp > kPairLevelWidth || wn > kPairLevelWidth) return false;
-  const bool narrow = wn <= e.tile;
-  const index_t* prev = wp <= e.tile ? sh.rank[k & 1] : x.rank[k & 1];
+  const bool narrow = wn <= tile;
+  const index_t* prev = wp <= tile ? sh.rank[k & 1] : x.rank[k & 1];
   index_t* next = narrow ? sh.rank[(k + 1) & 1] : x.rank[(k + 1) & 1];
-  unsigned* minrank = narrow ? sh.c.minrank : wn <= 4 * e.tile ? sh.wide_minrank : x.minrank;
-  index_t* count = narrow && wp <= e.tile ? sh.c.count : x.count;  // not over wide_minrank
+  unsigned* minrank = narrow ? sh.c.minrank : wn <= 4 * tile ? sh.wide_minrank : x.minrank;
+  index_t* count = narrow && wp <= tile ? sh.c.count : x.count;  // not over wide_minrank
   uint2* child = narrow ? sh.c.child : x.child;
   // The first kMaxTaskTile children, loaded now and used after the counting.
   index_t v[kItems];
   unsigned d[kItems];
-  load_children(e, r, b1, wn, 0, v, d);
-  for (index_t c = r; c < wn; c += kThreads) minrank[c] = kUnclaimed;
+  load_children(x, r, b1, wn, 0, v, d);
+  // Smallest parent rank of each child, the loads of kItems children issued at once.
+  for (index_t base = 0; base < wn; base += kMaxTaskTile) {
+    index_t begin[kItems], end[kItems];
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) {
+      const index_t q = b1 + std::min(base + r + i * kThreads, wn - 1);
+      begin[i] = __ldg(x.parent_begin + q);
+      end[i] = __ldg(x.parent_begin + q + 1);
+    }
+    std::uint32_t near[kItems][kNearParents];
+#pragma unroll
+    for (int i = 0; i < kItems; ++i)
+#pragma unroll
+      for (int s = 0; s < kNearParents; ++s) near[i][s] = __ldg(x.parents + std::min(begin[i] + s, end[i] - 1));
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) {
+      unsigned m, t;
+      smallest_parent(x, prev, near[i], begin[i] + kNearParents, end[i], m, t);
+      if (base + r + i * kThreads < wn) minrank[base + r + i * kThreads] = m;
+    }
+  }
   for (index_t p = r; p <= wp; p += kThreads) count[p] = 0;
-  if (r == 0) sh.largest = 0;
-  ctx.sync();
-  // Smallest parent rank of each child, all of a pass's pair loads issued at once.
-  const index_t pa = w.p0, pe = w.p1;
-  for (index_t base = pa; base < pe; base += kPassEdges) {
-    std::uint32_t pair[kPassItems];
-#pragma unroll
-    for (int i = 0; i < kPassItems; ++i) pair[i] = __ldg(x.pairs + std::min(base + r + i * kThreads, pe - 1));
-#pragma unroll
-    for (int i = 0; i < kPassItems; ++i)
-      if (base + r + i * kThreads < pe)
-        atomicMin(&minrank[pair[i] & 0xffffu], static_cast<unsigned>(prev[pair[i] >> 16]));
+  if (r == 0) {
+    sh.largest = 0;
+    sh.slow[(k + 1) & 1] = 0;  // see rank_levels
   }
   ctx.sync();
   // Children per parent; a child's slot among its siblings waits in next[] meanwhile. The
@@ -1243,11 +1292,167 @@ __device__ __noinline__ bool rank_level(const Ctx& ctx, RankShared& sh, const Ta
       x.order[b1 + at] = vertex;
     }
   } else {
-    order_by_counts(ctx, e, minrank, count, child, next, b1, wn, v, d);
+    order_by_counts(ctx, x, minrank, count, child, next, b1, wn, v, d);
   }
   ctx.sync();
-  w = LevelWindow{b1, b2, b3, pe, p2};
   return true;
+}
+
+// A fast level's children in registers, loaded a level ahead in two steps (their list
+// bounds, then the first parents and the vertices). Thread r holds children r + i * kThreads.
+struct FastChildren {
+  index_t begin[kFastItems], end[kFastItems];
+  std::uint32_t near[kFastItems][kNearParents];
+  index_t vertex[kFastItems];
+};
+
+__device__ void load_bounds(const RankEnv& x, int r, index_t first, index_t wn, FastChildren& f) {
+#pragma unroll
+  for (int i = 0; i < kFastItems; ++i) {
+    const index_t q = first + std::min(r + i * kThreads, wn - 1);
+    f.begin[i] = __ldg(x.parent_begin + q);
+    f.end[i] = __ldg(x.parent_begin + q + 1);
+  }
+}
+
+__device__ void load_near(const RankEnv& x, int r, index_t first, index_t wn, FastChildren& f) {
+#pragma unroll
+  for (int i = 0; i < kFastItems; ++i) {
+#pragma unroll
+    for (int s = 0; s < kNearParents; ++s) f.near[i][s] = __ldg(x.parents + std::min(f.begin[i] + s, f.end[i] - 1));
+    f.vertex[i] = __ldg(x.queue + first + std::min(r + i * kThreads, wn - 1));
+  }
+}
+
+// Inclusive sum over a warp's lanes.
+__device__ unsigned warp_inclusive_sum(unsigned value, int lane) {
+#pragma unroll
+  for (int o = 1; o < 32; o <<= 1) {
+    const unsigned y = __shfl_up_sync(0xffffffffu, value, o);
+    if (lane >= o) value += y;
+  }
+  return value;
+}
+
+// Orders up to kLevelsPerTask levels from level k + 1 on, each from the ranks of the one
+// before (in sh.rank, or x.rank where wider than the tile), and adds how many took each
+// path to x.level_counts. Returns the last level whose ranks are known (x.levels - 1:
+// all), or -1 where the general path gave up, or -2 for an aborted run. Not inlined: inside the megakernel's dispatch it cost the BFS (Narrow) a
+// quarter of its speed on an H100 (poisson2d:1000, 43.9 -> 58.7 ms). One call walks many
+// levels, so the next level's children stay in registers.
+template <class Ctx>
+__device__ __noinline__ index_t rank_levels(const Ctx& ctx, RankShared& sh, index_t k) {
+  const RankEnv& x = sh.env;
+  const int r = ctx.rank(), lane = r % 32;
+  // Levels k .. k+3 start at b0 .. b3 (a level past the last is empty).
+  const auto begin_of = [&](index_t level) { return level <= x.levels ? __ldg(x.level_begin + level) : x.level_begin[x.levels]; };
+  index_t b0 = begin_of(k), b1 = begin_of(k + 1), b2 = begin_of(k + 2), b3 = begin_of(k + 3);
+  FastChildren f;
+  bool loaded = false;  // f holds level k+1's children
+  bool clean = false;   // sh.f.mask[k & 1] is zero over level k's ranks
+  unsigned fast = 0, general = 0;
+  index_t last = -1;
+  for (int step = 0;; ++step) {
+    if (k + 1 == x.levels || step == kLevelsPerTask) {
+      last = k;
+      break;
+    }
+    if (step % 64 == 0) {  // one thread reads the flag for all: a barrier left by some would hang the rest
+      if (r == 0) sh.stop = ctx.aborted();
+      ctx.sync();
+      if (sh.stop) {
+        last = -2;
+        break;
+      }
+    }
+    const index_t b4 = begin_of(k + 4);  // for the next level
+    const index_t wp = b1 - b0, wn = b2 - b1, wn2 = b3 - b2;
+    const index_t tile = sh.tile;
+    bool ordered = false;
+    if (wp <= kFastWidth && wn <= kFastWidth && wp <= tile && wn <= tile) {
+      const index_t* prev = sh.rank[k & 1];
+      index_t* next = sh.rank[(k + 1) & 1];
+      unsigned* mask = sh.f.mask[k & 1];
+      if (!loaded) {
+        load_bounds(x, r, b1, wn, f);
+        load_near(x, r, b1, wn, f);
+      }
+      if (!clean) {  // after the general path, whose arrays lie over the masks
+        for (index_t p = r; p < wp; p += kThreads) mask[p] = 0;
+        ctx.sync();
+      }
+      // Each child's smallest parent rank m and place t: bit t of mask[m].
+      unsigned m[kFastItems], t[kFastItems];
+#pragma unroll
+      for (int i = 0; i < kFastItems; ++i) {
+        smallest_parent(x, prev, f.near[i], f.begin[i] + kNearParents, f.end[i], m[i], t[i]);
+        if (r + i * kThreads >= wn) continue;
+        if (t[i] < kRankedChildren) atomicOr(&mask[m[i]], 1u << t[i]);
+        else sh.slow[k & 1] = 1;
+      }
+      for (index_t p = r; p < wn; p += kThreads) sh.f.mask[(k + 1) & 1][p] = 0;  // for the next level
+      if (r == 0) sh.slow[(k + 1) & 1] = 0;
+      const bool ahead = wn2 > 0 && wn2 <= kFastWidth && wn2 <= tile;
+      if (ahead) load_bounds(x, r, b2, wn2, f);
+      ctx.sync();
+      if (sh.slow[k & 1] == 0) {
+        // Population counts, thread r's kFastItems consecutive parent ranks, scanned within
+        // the warp (first[]) and over the warps (warp_total).
+        unsigned n[kFastItems], sum = 0;
+#pragma unroll
+        for (int i = 0; i < kFastItems; ++i) {
+          const index_t p = r * kFastItems + i;
+          n[i] = p < wp ? __popc(mask[p]) : 0;
+          sum += n[i];
+        }
+        const unsigned inclusive = warp_inclusive_sum(sum, lane);
+        unsigned run = inclusive - sum;
+#pragma unroll
+        for (int i = 0; i < kFastItems; ++i) {
+          const index_t p = r * kFastItems + i;
+          if (p < wp) sh.f.first[p] = static_cast<index_t>(run);
+          run += n[i];
+        }
+        if (lane == 31) sh.warp_total[r / 32] = static_cast<index_t>(inclusive);
+        ctx.sync();
+        // Each child's rank: its parent rank's first position, plus the siblings before it.
+        const unsigned total = lane < kWarps ? static_cast<unsigned>(sh.warp_total[lane]) : 0;
+        const unsigned before = warp_inclusive_sum(total, lane) - total;
+#pragma unroll
+        for (int i = 0; i < kFastItems; ++i) {
+          const bool mine = r + i * kThreads < wn;
+          const unsigned warp = mine ? m[i] / kRanksPerWarp : 0;
+          const unsigned base = __shfl_sync(0xffffffffu, before, static_cast<int>(warp));
+          if (!mine) continue;
+          const unsigned rank = base + static_cast<unsigned>(sh.f.first[m[i]]) + __popc(mask[m[i]] & ((1u << t[i]) - 1));
+          next[r + i * kThreads] = static_cast<index_t>(rank);
+          x.order[b1 + rank] = f.vertex[i];
+        }
+        if (ahead) load_near(x, r, b2, wn2, f);
+        ctx.sync();
+        ordered = true;
+        ++fast;
+        loaded = ahead;
+        clean = true;
+      }
+    }
+    if (!ordered) {
+      if (!rank_level(ctx, sh, k, b0, b1, b2)) break;  // last = -1
+      ++general;
+      loaded = false;
+      clean = false;
+    }
+    ++k;
+    b0 = b1;
+    b1 = b2;
+    b2 = b3;
+    b3 = b4;
+  }
+  if (r == 0) {
+    atomicAdd(x.level_counts, static_cast<unsigned long long>(fast));
+    atomicAdd(x.level_counts + 1, static_cast<unsigned long long>(general));
+  }
+  return last;
 }
 
 // Item: the level whose order is known: 0 for a new search (the root), or where a
@@ -1262,9 +1467,13 @@ struct Rank {
     const RankEnv& x = e.rank;
     RankShared& sh = *ctx.template shared_as<RankShared>();
     const int r = ctx.rank();
-    index_t k = from;
+    const index_t k = from;
     const index_t b0 = x.level_begin[k], b1 = x.level_begin[k + 1];
-    LevelWindow w{b0, b1, k + 2 <= x.levels ? x.level_begin[k + 2] : b1, x.pair_begin[b0], x.pair_begin[b1]};
+    if (r == 0) {
+      sh.env = x;
+      sh.tile = e.tile;
+      sh.slow[0] = sh.slow[1] = 0;
+    }
     if (k == 0) {
       if (r == 0) {
         sh.rank[0][0] = 0;
@@ -1274,19 +1483,16 @@ struct Rank {
       for (index_t t = r; t < b1 - b0; t += kThreads) sh.rank[k & 1][x.bfs_pos[x.order[b0 + t]] - b0] = t;
     }
     ctx.sync();
-    for (int step = 0; step < kLevelsPerTask; ++step) {
-      if (k + 1 == x.levels) {
-        if (r == 0) *x.state = LevelState{w.b0, w.b1, w.b1, k + 1, 0};
-        return;
-      }
-      if (step % 64 == 0 && ctx.aborted()) return;
-      if (!rank_level(ctx, sh, e, k, w)) {
-        if (r == 0) *x.state = LevelState{0, 0, 0, -1, 0};  // the caller searches with claims
-        return;
-      }
-      ++k;
+    const index_t last = rank_levels(ctx, sh, k);
+    if (last == -2 || r != 0) return;
+    if (last == -1) {
+      *x.state = LevelState{0, 0, 0, -1, 0};  // the caller searches with claims
+    } else if (last + 1 == x.levels) {
+      const index_t b = x.level_begin[last], end = x.level_begin[last + 1];
+      *x.state = LevelState{b, end, end, last + 1, 0};
+    } else {
+      ctx.template enqueue<Rank>(last);  // a successor goes on (the watchdog sees progress)
     }
-    if (r == 0) ctx.template enqueue<Rank>(k);  // a successor goes on (the watchdog sees progress)
   }
 };
 
@@ -1309,9 +1515,9 @@ struct Scratch {
   // Level path:
   uint2* child = nullptr;  // 2 n
   index_t* rank[2] = {nullptr, nullptr};
-  index_t* level_of = nullptr;  // the pair kernels' level of each vertex; then Rank's minrank
-  index_t* count = nullptr;     // n + 1: the pair kernels' scan input; then Rank's counts
-  index_t* pair_begin = nullptr;  // n + 1
+  index_t* level_of = nullptr;  // the parent kernels' level of each vertex; then Rank's minrank
+  index_t* count = nullptr;     // n + 1: the parent kernels' scan input; then Rank's counts
+  index_t* parent_begin = nullptr;  // n + 1
   index_t* bfs_pos = nullptr;
   index_t* degree_at = nullptr;
   index_t* order = nullptr;
@@ -1331,7 +1537,7 @@ struct Scratch {
     rank[1] = take(un);
     level_of = take(un);
     count = take(un + 1);
-    pair_begin = take(un + 1);
+    parent_begin = take(un + 1);
     bfs_pos = take(un);
     degree_at = take(un);
     order = take(un);
@@ -1365,12 +1571,14 @@ class TaskEngine {
         level_begin_{DeviceBuffer<index_t>(static_cast<std::size_t>(g.rows) + 1),
                      DeviceBuffer<index_t>(static_cast<std::size_t>(g.rows) + 1)},
         scratch_(g.rows),
-        pairs_(std::max<std::size_t>(g.nnz(), 1)),  // at most one pair per entry
-        scan_(level_pairs_scan_bytes(g.rows)),
+        parents_(std::max<std::size_t>(g.nnz(), 1)),  // at most one entry per edge
+        scan_(level_parents_scan_bytes(g.rows)),
         state_(2),
+        level_counts_(2),
         plan_(make_dependencies(1)),
         rt_(run_options()) {
     mark_.fill_zero();  // stamps start at 1
+    level_counts_.fill_zero();
     APIARY_CUDA_CHECK(cudaMemset(parent_.data(), 0xff, parent_.bytes()));  // kUnclaimed
     const auto wide = static_cast<std::uint32_t>(g.rows / tile + 2);  // chunk tasks of one level
     const index_t expand_chunk = std::min<index_t>(tile, kExpandChunk);
@@ -1394,8 +1602,8 @@ class TaskEngine {
       env_.padded = padded_.data();
     }
     const std::size_t bytes = g_.bytes() + padded_.bytes() + 2 * queue_[0].bytes() + mark_.bytes() + parent_.bytes() +
-                              2 * level_begin_[0].bytes() + scratch_.memory.bytes() + pairs_.bytes() + scan_.bytes() +
-                              state_.bytes() + plan_.bytes();
+                              2 * level_begin_[0].bytes() + scratch_.memory.bytes() + parents_.bytes() + scan_.bytes() +
+                              state_.bytes() + level_counts_.bytes() + plan_.bytes();
     const std::size_t queues = queue_bytes<Narrow<false>>(2) + queue_bytes<Plan>(2) + queue_bytes<Rank>(2) +
                                queue_bytes<Expand>(expands) + queue_bytes<SortChunk>(wide) +
                                2 * queue_bytes<Merge<0>>(wide);
@@ -1417,8 +1625,9 @@ class TaskEngine {
     e.expand_chunk = expand_chunk;
     RankEnv& x = e.rank;
     x.state = state_.data() + 1;
-    x.pairs = pairs_.data();
-    x.pair_begin = scratch_.pair_begin;
+    x.level_counts = level_counts_.data();
+    x.parents = parents_.data();
+    x.parent_begin = scratch_.parent_begin;
     x.bfs_pos = scratch_.bfs_pos;
     x.degree_at = scratch_.degree_at;
     x.order = scratch_.order;
@@ -1441,6 +1650,12 @@ class TaskEngine {
   int cm_overlapped() const { return cm_overlapped_; }
   int bitmap_bfs() const { return bitmap_bfs_; }
   int padded_slots() const { return env_.padded != nullptr ? 1 << env_.padded_shift : 0; }
+  // Levels that Rank tasks ordered by their fast path and by their general one (a download).
+  std::array<unsigned long long, 2> rank_level_counts() const {
+    std::array<unsigned long long, 2> c{};
+    APIARY_CUDA_CHECK(cudaMemcpy(c.data(), level_counts_.data(), sizeof c, cudaMemcpyDeviceToHost));
+    return c;
+  }
 
   // Each BFS fills the other pair of queue and level-start buffers, so the levels of the
   // one before stay: the George–Liu search's candidate is no deeper than the root before
@@ -1458,7 +1673,7 @@ class TaskEngine {
     e.bfs = true;
     e.stamp = ++stamp_;
     const index_t before = bfs_root_;
-    // A level wider than a pair can describe makes Rank give up: not worth starting when
+    // A level wider than an entry can describe makes Rank give up: not worth starting when
     // the average level is that wide already (the random graph).
     const bool overlap = reuse_levels_ && before >= 0 &&
                          static_cast<std::int64_t>(bfs_size_) <= std::int64_t{bfs_levels_} * kPairLevelWidth;
@@ -1529,14 +1744,14 @@ class TaskEngine {
     env_.level_begin = level_begin_[b].data();
   }
 
-  // The pairs of the levels the last BFS left in buffer b (over the whole GPU), for Rank
+  // The parent lists of the levels the last BFS left in buffer b (over the whole GPU), for Rank
   // tasks that read them from there.
   void prepare_rank(int b) {
-    const LevelPairsArgs a{g_.row_ptr.data(),  g_.col.data(),      queue_[b].data(), level_begin_[b].data(),
+    const LevelParentsArgs a{g_.row_ptr.data(),  g_.col.data(),      queue_[b].data(), level_begin_[b].data(),
                            bfs_levels_,        bfs_size_,          g_.degree.data(), scratch_.bfs_pos,
-                           scratch_.degree_at, scratch_.level_of,  scratch_.count,   scratch_.pair_begin,
-                           pairs_.data()};
-    build_level_pairs(a, scan_.data(), scan_.bytes());
+                           scratch_.degree_at, scratch_.level_of,  scratch_.count,   scratch_.parent_begin,
+                           parents_.data()};
+    build_level_parents(a, scan_.data(), scan_.bytes());
     RankEnv& x = env_.rank;
     x.queue = queue_[b].data();
     x.level_begin = level_begin_[b].data();
@@ -1581,9 +1796,10 @@ class TaskEngine {
   DeviceBuffer<unsigned> parent_;
   DeviceBuffer<index_t> level_begin_[2];
   Scratch scratch_;
-  DeviceBuffer<std::uint32_t> pairs_;
+  DeviceBuffer<std::uint32_t> parents_;
   DeviceBuffer<unsigned char> scan_;
   DeviceBuffer<LevelState> state_;
+  DeviceBuffer<unsigned long long> level_counts_;  // RankEnv::level_counts
   DeviceBuffer<Dependency> plan_;
   DeviceBuffer<index_t> padded_;  // TaskEnv::padded, when made
   TaskEnv env_;  // copied into the runtime of each run
@@ -1625,6 +1841,9 @@ void rcm_tasks(const sparse::Csr<double>& graph, Scheduler scheduler, const RcmG
   r.cm_overlapped = e.cm_overlapped();
   r.bitmap_bfs = e.bitmap_bfs();
   r.padded_slots = e.padded_slots();
+  const auto counts = e.rank_level_counts();
+  r.rank_fast_levels = static_cast<std::int64_t>(counts[0]);
+  r.rank_general_levels = static_cast<std::int64_t>(counts[1]);
 }
 
 }  // namespace apiary::rcm::detail

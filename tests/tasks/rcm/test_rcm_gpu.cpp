@@ -168,6 +168,30 @@ TEST_P(RcmGpu, LevelsAreOrderedDuringTheLastSearch) {
   check(grid, with_tile(64), false);  // the wide levels' arrays in global memory
 }
 
+// Rank's two paths (rcm_tasks.cu): the grid's 599 levels are at most 300 wide with at
+// most two children per parent, so all 598 that Rank orders take the fast path; with a
+// tile of 64 the wider ones take the general path. The star's 148 leaves are children of
+// one parent, more than a fast level places: that level takes the general path (a merge
+// sort), the levels before and after it the fast one. The orders themselves are checked
+// by LevelsAreOrderedDuringTheLastSearch and MatchesSerialOnSmallGraphs.
+TEST_P(RcmGpu, RankTakesTheFastPathWhereItCan) {
+  if (variant() != RcmVariant::tasks) GTEST_SKIP() << "Rank is the tasks variant's";
+  const Case grid = testing::large_cases()[0];
+  const RcmGpuResult r = run(grid.a);
+  EXPECT_EQ(r.rank_fast_levels, 598);
+  EXPECT_EQ(r.rank_general_levels, 0);
+  const RcmGpuResult narrow = run(grid.a, with_tile(64));
+  EXPECT_GT(narrow.rank_fast_levels, 0);
+  EXPECT_GT(narrow.rank_general_levels, 0);
+  EXPECT_EQ(narrow.rank_fast_levels + narrow.rank_general_levels, 598);
+  const auto small = testing::small_cases();
+  const auto star = std::find_if(small.begin(), small.end(), [](const Case& c) { return c.name == "star 150 with a tail"; });
+  ASSERT_NE(star, small.end());
+  const RcmGpuResult s = run(star->a);
+  EXPECT_GE(s.rank_fast_levels, 1);
+  EXPECT_GE(s.rank_general_levels, 1);
+}
+
 // The BFS's visited bitmap in shared memory (tasks, Narrow<true>): the grid's levels are at
 // most 300 wide, so both its BFS run in the bitmap's program, and deep into their 599
 // levels they claim in the bitmap; the random graph's levels are wider than 1024 on
