@@ -1,0 +1,2 @@
+#!/usr/bin/env bash
+python3 "$1/.run/instrM.py"
