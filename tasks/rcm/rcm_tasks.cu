@@ -1090,6 +1090,35 @@ __device__ void load_children(const RankEnv& x, int r, index_t first, index_t co
     d[i] = static_cast<unsigned>(__ldg(x.degree_at + first + std::min(base + r + i * kThreads, count - 1)));
 }
 
+// Thread r's children base + r + i * kThreads of a level: the bounds of their parent lists
+// and their first parents (the last repeated where there are fewer; each child of a level
+// after the first has one). Loaded in two steps, the bounds first.
+template <int N>
+struct ChildParents {
+  index_t begin[N], end[N];
+  std::uint32_t near[N][kNearParents];
+};
+
+// The bounds of positions first + base + r + i * kThreads of a level of `count` vertices
+// (past the end, the last one stands in).
+template <int N>
+__device__ void load_bounds(const RankEnv& x, int r, index_t first, index_t count, index_t base, ChildParents<N>& c) {
+#pragma unroll
+  for (int i = 0; i < N; ++i) {
+    const index_t q = first + std::min(base + r + i * kThreads, count - 1);
+    c.begin[i] = __ldg(x.parent_begin + q);
+    c.end[i] = __ldg(x.parent_begin + q + 1);
+  }
+}
+
+template <int N>
+__device__ void load_near(const RankEnv& x, ChildParents<N>& c) {
+#pragma unroll
+  for (int i = 0; i < N; ++i)
+#pragma unroll
+    for (int s = 0; s < kNearParents; ++s) c.near[i][s] = __ldg(x.parents + std::min(c.begin[i] + s, c.end[i] - 1));
+}
+
 // A child's smallest parent rank and its place among that parent's children (t of the
 // entry, level_parents.cuh): over `near` (the first parents, the last repeated where there
 // are fewer) and the entries [rest, end) after them.
@@ -1204,22 +1233,13 @@ __device__ bool rank_level(const Ctx& ctx, RankShared& sh, index_t k, index_t b0
   load_children(x, r, b1, wn, 0, v, d);
   // Smallest parent rank of each child, the loads of kItems children issued at once.
   for (index_t base = 0; base < wn; base += kMaxTaskTile) {
-    index_t begin[kItems], end[kItems];
-#pragma unroll
-    for (int i = 0; i < kItems; ++i) {
-      const index_t q = b1 + std::min(base + r + i * kThreads, wn - 1);
-      begin[i] = __ldg(x.parent_begin + q);
-      end[i] = __ldg(x.parent_begin + q + 1);
-    }
-    std::uint32_t near[kItems][kNearParents];
-#pragma unroll
-    for (int i = 0; i < kItems; ++i)
-#pragma unroll
-      for (int s = 0; s < kNearParents; ++s) near[i][s] = __ldg(x.parents + std::min(begin[i] + s, end[i] - 1));
+    ChildParents<kItems> c;
+    load_bounds(x, r, b1, wn, base, c);
+    load_near(x, c);
 #pragma unroll
     for (int i = 0; i < kItems; ++i) {
       unsigned m, t;
-      smallest_parent(x, prev, near[i], begin[i] + kNearParents, end[i], m, t);
+      smallest_parent(x, prev, c.near[i], c.begin[i] + kNearParents, c.end[i], m, t);
       if (base + r + i * kThreads < wn) minrank[base + r + i * kThreads] = m;
     }
   }
@@ -1298,30 +1318,16 @@ __device__ bool rank_level(const Ctx& ctx, RankShared& sh, index_t k, index_t b0
   return true;
 }
 
-// A fast level's children in registers, loaded a level ahead in two steps (their list
-// bounds, then the first parents and the vertices). Thread r holds children r + i * kThreads.
-struct FastChildren {
-  index_t begin[kFastItems], end[kFastItems];
-  std::uint32_t near[kFastItems][kNearParents];
+// A fast level's children in registers, loaded a level ahead: the bounds in one step,
+// the first parents and the vertices in the next.
+struct FastChildren : ChildParents<kFastItems> {
   index_t vertex[kFastItems];
 };
 
-__device__ void load_bounds(const RankEnv& x, int r, index_t first, index_t wn, FastChildren& f) {
+__device__ void load_near_and_vertices(const RankEnv& x, int r, index_t first, index_t wn, FastChildren& f) {
+  load_near(x, f);
 #pragma unroll
-  for (int i = 0; i < kFastItems; ++i) {
-    const index_t q = first + std::min(r + i * kThreads, wn - 1);
-    f.begin[i] = __ldg(x.parent_begin + q);
-    f.end[i] = __ldg(x.parent_begin + q + 1);
-  }
-}
-
-__device__ void load_near(const RankEnv& x, int r, index_t first, index_t wn, FastChildren& f) {
-#pragma unroll
-  for (int i = 0; i < kFastItems; ++i) {
-#pragma unroll
-    for (int s = 0; s < kNearParents; ++s) f.near[i][s] = __ldg(x.parents + std::min(f.begin[i] + s, f.end[i] - 1));
-    f.vertex[i] = __ldg(x.queue + first + std::min(r + i * kThreads, wn - 1));
-  }
+  for (int i = 0; i < kFastItems; ++i) f.vertex[i] = __ldg(x.queue + first + std::min(r + i * kThreads, wn - 1));
 }
 
 // Inclusive sum over a warp's lanes.
@@ -1337,15 +1343,18 @@ __device__ unsigned warp_inclusive_sum(unsigned value, int lane) {
 // Orders up to kLevelsPerTask levels from level k + 1 on, each from the ranks of the one
 // before (in sh.rank, or x.rank where wider than the tile), and adds how many took each
 // path to x.level_counts. Returns the last level whose ranks are known (x.levels - 1:
-// all), or -1 where the general path gave up, or -2 for an aborted run. Not inlined: inside the megakernel's dispatch it cost the BFS (Narrow) a
-// quarter of its speed on an H100 (poisson2d:1000, 43.9 -> 58.7 ms). One call walks many
-// levels, so the next level's children stay in registers.
+// all), or -1 where the general path gave up, or -2 for an aborted run. Not inlined:
+// inside the megakernel's dispatch, inlined level code cost the BFS (Narrow) a quarter of
+// its speed on an H100 (poisson2d:1000, 43.9 -> 58.7 ms). One call walks many levels, so
+// the next level's children stay in registers.
 template <class Ctx>
 __device__ __noinline__ index_t rank_levels(const Ctx& ctx, RankShared& sh, index_t k) {
   const RankEnv& x = sh.env;
   const int r = ctx.rank(), lane = r % 32;
   // Levels k .. k+3 start at b0 .. b3 (a level past the last is empty).
-  const auto begin_of = [&](index_t level) { return level <= x.levels ? __ldg(x.level_begin + level) : x.level_begin[x.levels]; };
+  const auto begin_of = [&](index_t level) {
+    return level <= x.levels ? __ldg(x.level_begin + level) : x.level_begin[x.levels];
+  };
   index_t b0 = begin_of(k), b1 = begin_of(k + 1), b2 = begin_of(k + 2), b3 = begin_of(k + 3);
   FastChildren f;
   bool loaded = false;  // f holds level k+1's children
@@ -1374,8 +1383,8 @@ __device__ __noinline__ index_t rank_levels(const Ctx& ctx, RankShared& sh, inde
       index_t* next = sh.rank[(k + 1) & 1];
       unsigned* mask = sh.f.mask[k & 1];
       if (!loaded) {
-        load_bounds(x, r, b1, wn, f);
-        load_near(x, r, b1, wn, f);
+        load_bounds(x, r, b1, wn, 0, f);
+        load_near_and_vertices(x, r, b1, wn, f);
       }
       if (!clean) {  // after the general path, whose arrays lie over the masks
         for (index_t p = r; p < wp; p += kThreads) mask[p] = 0;
@@ -1393,7 +1402,7 @@ __device__ __noinline__ index_t rank_levels(const Ctx& ctx, RankShared& sh, inde
       for (index_t p = r; p < wn; p += kThreads) sh.f.mask[(k + 1) & 1][p] = 0;  // for the next level
       if (r == 0) sh.slow[(k + 1) & 1] = 0;
       const bool ahead = wn2 > 0 && wn2 <= kFastWidth && wn2 <= tile;
-      if (ahead) load_bounds(x, r, b2, wn2, f);
+      if (ahead) load_bounds(x, r, b2, wn2, 0, f);
       ctx.sync();
       if (sh.slow[k & 1] == 0) {
         // Population counts, thread r's kFastItems consecutive parent ranks, scanned within
@@ -1424,11 +1433,12 @@ __device__ __noinline__ index_t rank_levels(const Ctx& ctx, RankShared& sh, inde
           const unsigned warp = mine ? m[i] / kRanksPerWarp : 0;
           const unsigned base = __shfl_sync(0xffffffffu, before, static_cast<int>(warp));
           if (!mine) continue;
-          const unsigned rank = base + static_cast<unsigned>(sh.f.first[m[i]]) + __popc(mask[m[i]] & ((1u << t[i]) - 1));
+          const unsigned siblings_before = __popc(mask[m[i]] & ((1u << t[i]) - 1));
+          const unsigned rank = base + static_cast<unsigned>(sh.f.first[m[i]]) + siblings_before;
           next[r + i * kThreads] = static_cast<index_t>(rank);
           x.order[b1 + rank] = f.vertex[i];
         }
-        if (ahead) load_near(x, r, b2, wn2, f);
+        if (ahead) load_near_and_vertices(x, r, b2, wn2, f);
         ctx.sync();
         ordered = true;
         ++fast;

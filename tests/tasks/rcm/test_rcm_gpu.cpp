@@ -185,7 +185,8 @@ TEST_P(RcmGpu, RankTakesTheFastPathWhereItCan) {
   EXPECT_GT(narrow.rank_general_levels, 0);
   EXPECT_EQ(narrow.rank_fast_levels + narrow.rank_general_levels, 598);
   const auto small = testing::small_cases();
-  const auto star = std::find_if(small.begin(), small.end(), [](const Case& c) { return c.name == "star 150 with a tail"; });
+  const auto star =
+      std::find_if(small.begin(), small.end(), [](const Case& c) { return c.name == "star 150 with a tail"; });
   ASSERT_NE(star, small.end());
   const RcmGpuResult s = run(star->a);
   EXPECT_GE(s.rank_fast_levels, 1);
