@@ -234,6 +234,7 @@ struct NarrowShared {
   // thread read right after level L - 2's barrier, before it reached level L - 1's; so one
   // barrier per level suffices.
   index_t claimed_by_level[3];
+  bool stop;  // the run was aborted (read by one thread for all, every 64 levels)
 };
 
 // A long BFS claims in a bitmap of visited vertices in the Narrow task's shared memory
@@ -868,7 +869,11 @@ struct Narrow {
     index_t* level_of = sh.vertex;  // padded levels: the level's vertices, and the next one's
     index_t* next_of = sh.next;
     for (int step = 0; step < kLevelsPerTask; ++step) {
-      if (step % 64 == 0 && ctx.aborted()) return;
+      if (step % 64 == 0) {  // one thread reads the flag for all: a barrier left by some would hang the rest
+        if (ctx.rank() == 0) sh.stop = ctx.aborted();
+        ctx.sync();
+        if (sh.stop) return;
+      }
       const index_t w = end - begin;
       if (ctx.rank() == 0) e.level_begin[levels] = end;  // for Rank (the level structure of this search)
       if (Bitmap && e.bfs && visited == nullptr && step == kBitmapAfterLevels && e.vertices <= kBitmapBits) {
