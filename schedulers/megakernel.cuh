@@ -49,6 +49,17 @@ struct Config {
     return m;
   }();
   static constexpr std::size_t shared_bytes = stage_bytes + task_shared_bytes;
+  // The most resident blocks per SM any task type asks for (an optional
+  // `static constexpr int min_blocks_per_sm`): a register cap for the whole kernel, for a
+  // task body that would otherwise take it past what that many blocks leave.
+  static constexpr int asked_min_blocks = [] {
+    int m = 0;
+    for_each_queue<P>([&]<std::size_t Q>() {
+      using T = typename P::template type_at<Q>;
+      if constexpr (requires { T::min_blocks_per_sm; }) m = std::max(m, static_cast<int>(T::min_blocks_per_sm));
+    });
+    return m;
+  }();
 #if defined(__CUDACC_RDC__)
   // Relocatable device code (the build with the controller scheduler) compiles a task's
   // non-inlined function apart from the kernel that calls it: ptxas cannot hold it to
@@ -56,9 +67,10 @@ struct Config {
   static constexpr int min_blocks = 1;
 #else
   // Two blocks per SM up to 256 threads a block, which caps a thread at 128 registers;
-  // one block above. A 512-thread block then gets the same 128 (a minimum of two would
-  // cap it at 64): the RCM program's 512-thread tasks (docs/schedulers.md, Megakernel).
-  static constexpr int min_blocks = block_threads <= 256 ? 2 : 1;
+  // one block above; more where a task type asks (asked_min_blocks). A 512-thread block
+  // then gets the same 128 (a minimum of two would cap it at 64): the RCM program's
+  // 512-thread tasks (docs/schedulers.md, Megakernel).
+  static constexpr int min_blocks = std::max(block_threads <= 256 ? 2 : 1, asked_min_blocks);
 #endif
 };
 

@@ -113,5 +113,34 @@ TEST_P(Tasks, WatchdogAbortsARunWithoutProgress) {
 
 INSTANTIATE_TEST_SUITE_P(Schedulers, Tasks, apiary::testing::all_schedulers(), apiary::testing::scheduler_name);
 
+// A task type may ask for a minimum of resident megakernel blocks per SM, which caps the
+// kernel's registers (megakernel::Config::min_blocks); 0 asks for nothing. Not with
+// relocatable device code (the controller's build), where the megakernel has no cap.
+#if !defined(__CUDACC_RDC__)
+template <int MinBlocks>
+struct Asking : Worker<256, 0> {
+  static constexpr int min_blocks_per_sm = MinBlocks;
+};
+using AskingFour = Program<Phaseless<Asking<4>>>;
+static_assert(megakernel::Config<Program<Phaseless<Worker<256, 0>>>>::min_blocks == 2);
+static_assert(megakernel::Config<Program<Phaseless<Asking<0>>>>::min_blocks == 2);
+static_assert(megakernel::Config<Program<Phaseless<Worker<32, 0>, Asking<4>>>>::min_blocks == 4);
+
+TEST(TaskTypes, TheMinimumOfBlocksPerSmATaskTypeAsksForIsResident) {
+  APIARY_REQUIRE_GPU();
+  DeviceBuffer<unsigned> hits(kTasks), errors(1);
+  hits.fill_zero();
+  errors.fill_zero();
+  Runtime<AskingFour, WorkerEnv> rt(RunOptions{}, WorkerEnv{hits.data(), errors.data()});
+  EXPECT_GE(megakernel::resident_blocks(rt), 4 * multiprocessor_count());
+  std::vector<unsigned> ids(kTasks);
+  for (unsigned i = 0; i < kTasks; ++i) ids[i] = i;
+  rt.seed<Asking<4>>(ids);
+  EXPECT_EQ(rt.run(Scheduler::megakernel).total_tasks(), kTasks);
+  EXPECT_EQ(errors.to_host()[0], 0u);
+  for (unsigned h : hits.to_host()) ASSERT_EQ(h, 256u);
+}
+#endif
+
 }  // namespace
 }  // namespace apiary
