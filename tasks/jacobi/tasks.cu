@@ -142,8 +142,8 @@ struct JacobiRows {
   static constexpr const char* name = "JacobiRows";
   // stages-phases and checkpoints: 3 blocks of 256 threads per SM (80 registers a
   // thread), where their megakernels took 92 and 82 (2 blocks) on their own. Measured
-  // (H200, session 38): stages-phases 271.7 -> 191.5 us per iteration on poisson3d:150,
-  // checkpoints 219 -> 177 us there and 127 -> 102 us at 10^6 non-zeros (budget 512).
+  // (H200, session 38): stages-phases 271.4 -> 192.0 us per iteration on poisson3d:150,
+  // checkpoints 222 -> 178 us there and 127 -> 102 us at 10^6 non-zeros (budget 512).
   // Not the others (0: no minimum), already at 80: under the cap the autonomous
   // megakernel's code took 6.08 instead of 5.88 us per iteration at 10^4 non-zeros.
   static constexpr int min_blocks_per_sm = V == Variant::stages_phases || V == Variant::checkpoints ? 3 : 0;
