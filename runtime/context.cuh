@@ -70,6 +70,19 @@ class TaskContext {
   // True once the run was aborted (an error elsewhere, or the watchdog): a long task
   // may poll it to stop early.
   __device__ bool aborted() const { return apiary::aborted(view_); }
+  // aborted() with one answer for all the task's threads, for a task that polls it
+  // between its barriers: threads reading aborted() each can see the flag at different
+  // times, and a thread that returns early leaves the others waiting at the next barrier.
+  // Thread 0 reads it into `flag` (in the task's shared memory), every thread returns
+  // that copy. Every thread must call it; it passes two barriers (the second, so that
+  // the next call's write cannot overtake a slow reader).
+  __device__ bool aborted_together(bool& flag) const {
+    if (rank_ == 0) flag = aborted();
+    sync();
+    const bool stop = flag;
+    sync();
+    return stop;
+  }
 
   // Creates a task of type T, ready to run (in its phase).
   template <class T>

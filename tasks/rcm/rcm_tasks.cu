@@ -234,7 +234,7 @@ struct NarrowShared {
   // thread read right after level L - 2's barrier, before it reached level L - 1's; so one
   // barrier per level suffices.
   index_t claimed_by_level[3];
-  bool stop;  // the run was aborted (read by one thread for all, every 64 levels)
+  bool stop;  // ctx.aborted_together's copy of the abort flag, every 64 levels
 };
 
 // A long BFS claims in a bitmap of visited vertices in the Narrow task's shared memory
@@ -869,11 +869,7 @@ struct Narrow {
     index_t* level_of = sh.vertex;  // padded levels: the level's vertices, and the next one's
     index_t* next_of = sh.next;
     for (int step = 0; step < kLevelsPerTask; ++step) {
-      if (step % 64 == 0) {  // one thread reads the flag for all: a barrier left by some would hang the rest
-        if (ctx.rank() == 0) sh.stop = ctx.aborted();
-        ctx.sync();
-        if (sh.stop) return;
-      }
+      if (step % 64 == 0 && ctx.aborted_together(sh.stop)) return;
       const index_t w = end - begin;
       if (ctx.rank() == 0) e.level_begin[levels] = end;  // for Rank (the level structure of this search)
       if (Bitmap && e.bfs && visited == nullptr && step == kBitmapAfterLevels && e.vertices <= kBitmapBits) {
@@ -1079,7 +1075,7 @@ struct RankShared {
   index_t warp_total[kWarps];
   index_t largest;  // most children of one parent
   int slow[2];      // by level parity: a fast level found a child it cannot place
-  bool stop;        // the run was aborted (rank_levels)
+  bool stop;        // ctx.aborted_together's copy of the abort flag (rank_levels)
 };
 static_assert(sizeof(RankShared) <= sizeof(NarrowTaskShared), "Rank must not raise the program's shared memory");
 
@@ -1371,13 +1367,9 @@ __device__ __noinline__ index_t rank_levels(const Ctx& ctx, RankShared& sh, inde
       last = k;
       break;
     }
-    if (step % 64 == 0) {  // one thread reads the flag for all: a barrier left by some would hang the rest
-      if (r == 0) sh.stop = ctx.aborted();
-      ctx.sync();
-      if (sh.stop) {
-        last = -2;
-        break;
-      }
+    if (step % 64 == 0 && ctx.aborted_together(sh.stop)) {
+      last = -2;
+      break;
     }
     const index_t b4 = begin_of(k + 4);  // for the next level
     const index_t wp = b1 - b0, wn = b2 - b1, wn2 = b3 - b2;

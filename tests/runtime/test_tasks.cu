@@ -111,6 +111,33 @@ TEST_P(Tasks, WatchdogAbortsARunWithoutProgress) {
   EXPECT_EQ(again.run(GetParam()).total_tasks(), 0u);
 }
 
+// A task of 256 threads that passes a barrier per step and polls the abort flag between
+// them, as a long multi-warp loop does: with aborted_together every thread leaves at the
+// same step, so none is left waiting at a barrier and the watchdog's abort ends the run.
+struct PatientBlock {
+  using Item = int;
+  static constexpr int threads = 256;
+  static constexpr int shared_bytes = 16;
+  template <class Ctx>
+  __device__ static void execute(const Item&, Ctx& ctx) {
+    bool& stop = *ctx.template shared_as<bool>();
+    for (unsigned step = 0;; ++step) {
+      if (step % 4 == 0 && ctx.aborted_together(stop)) return;
+      __nanosleep(200 * (ctx.rank() % 7));  // threads reach the poll at different times
+      ctx.sync();
+    }
+  }
+};
+
+TEST_P(Tasks, WatchdogEndsAMultiWarpTaskThatPollsBetweenBarriers) {
+  APIARY_SKIP_STUCK_TASK_TEST_UNDER_SANITIZER(GetParam());
+  RunOptions opt;
+  opt.watchdog_seconds = 0.3;
+  Runtime<Program<Phaseless<PatientBlock>>> rt(opt);
+  rt.seed<PatientBlock>(std::vector<int>(8, 0));
+  EXPECT_THROW(rt.run(GetParam()), WatchdogError);
+}
+
 INSTANTIATE_TEST_SUITE_P(Schedulers, Tasks, apiary::testing::all_schedulers(), apiary::testing::scheduler_name);
 
 // A task type may ask for a minimum of resident megakernel blocks per SM, which caps the
