@@ -38,6 +38,7 @@
 #include "runtime/device.hpp"
 #include "runtime/device_buffer.hpp"
 #include "runtime/event_timer.hpp"
+#include "runtime/trace.hpp"
 #include "sparse/generators.hpp"
 #include "tasks/jacobi/jacobi.hpp"
 #include "tasks/sptrsv/cusparse_check.hpp"
@@ -143,6 +144,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> variant_names;
   int blocks_per_sm = 0;
   std::string json_path;
+  std::string trace_prefix;
   std::vector<std::string> extra_specs;
   app.add_option("--nnz", nnz_targets, "approximate non-zeros of each matrix (dd:N:11:27)")->delimiter(',');
   app.add_option("--spec", extra_specs,
@@ -168,6 +170,9 @@ int main(int argc, char** argv) {
                  "megakernel blocks per SM (0: about one per row task of an iteration; a large number: all that fit)")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--json", json_path, "also write the rows as JSON");
+  app.add_option("--trace", trace_prefix,
+                 "after the timed solves of a task variant, one traced solve (a solver of its own) written as a "
+                 "Chrome trace to PREFIX-<matrix>-<budget>-<variant>-<scheduler>.json");
   CLI11_PARSE(app, argc, argv);
   if (!extra_specs.empty() && app.count("--nnz") == 0) nnz_targets.clear();
   std::vector<std::pair<int, int>> budget_pairs;  // (entries, rows), rows varying fastest
@@ -270,6 +275,14 @@ int main(int argc, char** argv) {
             r.max_ms = times.back();
             r.gb_per_s = bytes / (r.ms_per_iteration * 1e-3) / 1e9;
             r.of_bound = bound_ms / r.ms_per_iteration;
+            if (!trace_prefix.empty() && jacobi::uses_scheduler(v)) {
+              jacobi::JacobiOptions traced = o;
+              traced.run.trace = true;
+              const jacobi::JacobiRun run = jacobi::JacobiSolver(a, b, traced).solve(v, s);
+              write_chrome_trace(fmt::format("{}-{}-{}{}-{}-{}.json", trace_prefix, spec, auto_budget ? "a" : "", budget,
+                                             r.variant, r.scheduler),
+                                 run.trace, run.queue_names, r.scheduler);
+            }
             if (v == Variant::kernels) kernels_ms = r.ms_per_iteration;
             if (v == Variant::graph) graph_ms = r.ms_per_iteration;
             here.push_back(r);

@@ -104,9 +104,10 @@ APIARY_HD inline double* partial_at(const DeviceData& d, int k) {
 #if defined(__CUDACC__)
 
 // Sum of v over the kTaskThreads threads; the result is valid in rank 0. Fixed order:
-// a butterfly per warp, then the warps in order. Every thread must call it.
+// a butterfly per warp, then the warps in order. Every thread must call it. Without
+// `reuse_barrier`, the caller passes a barrier of its own before s->warp is written again.
 template <class Sync>
-__device__ double block_sum(double v, int rank, Scratch* s, Sync&& sync) {
+__device__ double block_sum(double v, int rank, Scratch* s, Sync&& sync, bool reuse_barrier = true) {
   for (int off = 16; off > 0; off >>= 1) v = __dadd_rn(v, __shfl_xor_sync(0xffffffffu, v, off));
   if ((rank & 31) == 0) s->warp[rank >> 5] = v;
   sync();
@@ -115,7 +116,7 @@ __device__ double block_sum(double v, int rank, Scratch* s, Sync&& sync) {
     total = s->warp[0];
     for (int w = 1; w < kTaskThreads / 32; ++w) total = __dadd_rn(total, s->warp[w]);
   }
-  sync();  // s->warp may be reused by the next call
+  if (reuse_barrier) sync();  // s->warp may be reused by the next call
   return total;
 }
 
@@ -294,9 +295,10 @@ __device__ double update_rows_staged(const DeviceData& d, const Chunk& c, const 
 // was the last of its row and so wrote x_i. M: how whole rows are updated (RowUpdate;
 // `stage` is used by `staged` only). `c` is d.chunks[t] (its piece_count unused), held
 // by the caller (a row task's item carries it); the overload below loads it.
+// `reuse_barrier`: block_sum's, after the chunk's share of the change.
 template <RowUpdate M, class Sync>
 __device__ bool update_chunk(const DeviceData& d, const Chunk& c, int t, int k, int rank, Scratch* s, Stage* stage,
-                             Sync&& sync) {
+                             Sync&& sync, bool reuse_barrier = true) {
   const double* __restrict__ xo = x_at(d, k);
   double* __restrict__ xn = x_at(d, k + 1);
   double* partial = partial_at(d, k);
@@ -352,7 +354,7 @@ __device__ bool update_chunk(const DeviceData& d, const Chunk& c, int t, int k, 
   } else {
     my_change = update_rows<1>(d, c, xo, xn, history, rank);
   }
-  const double change = block_sum(my_change, rank, s, sync);
+  const double change = block_sum(my_change, rank, s, sync, reuse_barrier);
   if (rank == 0) partial[t] = change;
   return true;
 }

@@ -211,7 +211,9 @@ struct JacobiRows {
       // which the decider of k - 1 did not join. It runs to the end rather than check
       // the stop flag first: that check was one memory round trip and a barrier at the
       // start of every task, for work skipped once per solve.
-      update_chunk<kRows>(d, item.chunk(), t, k, rank, s, stage, sync);
+      // No barrier after the change's sum: its scratch is next written after the
+      // barrier that hands out the arrival's answer.
+      update_chunk<kRows>(d, item.chunk(), t, k, rank, s, stage, sync, false);
       // The chunks of the next iteration's row tasks, which this task creates if it
       // arrives last: loaded now, their round trip overlaps the arrival's instead of
       // following it. Where every chunk has a thread, into the entries' stage (free
@@ -226,7 +228,8 @@ struct JacobiRows {
         __pipeline_memcpy_async(to + 16, from + 16, 16);
       }
       __pipeline_commit();
-      ctx.sync();  // every x(k+1) of this chunk is written before rank 0 arrives
+      // No barrier before rank 0 arrives: the sum's first barrier (block_sum) already
+      // follows every thread's writes of x(k+1), and rank 0 wrote the partial itself.
       // The last warp reserves the positions of iteration k + 2 while the others
       // release k + 1: it has no row task of its own to release.
       const bool reserving = d.chunk_count <= kTaskThreads - 32 && d.max_iterations <= ReservedRecord::kMaxIteration;
