@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Where a Jacobi iteration's time goes, from the trace of an autonomous (or stages-deps)
-run: `bench_jacobi --trace PREFIX` or `apiary jacobi --trace PREFIX`. The row tasks are
+"""Where a Jacobi iteration's time goes, from the trace of an autonomous run (one task
+type, the row tasks): `bench_jacobi --trace PREFIX` or `apiary jacobi --trace PREFIX`. The row tasks are
 taken in the order they started, `tasks` at a time per iteration (every task of an
 iteration starts before any of the next: the next is released by the last arrival).
 Printed, as medians over the steady iterations (all but the first and last 20):
