@@ -167,12 +167,17 @@ TEST_P(Jacobi, ChunksInsideAndOutsideTheSharedStageAgree) {
   const index_t n = scaled(4000, 2600);
   const std::vector<index_t> long_rows{0, 1, n / 3, n / 3 + 2, n - 1};
   const Csr<double> longer = with_long_rows(n, 11, 27, long_rows, 2300);
+  // Past the stage, sets of rows go through update_rows_piped: rows longer than its batch
+  // of entries per lane (uneven), and one lane per row in sets of 1024 rows (narrow).
+  const Csr<double> uneven = sparse::random_diagonally_dominant<double>(scaled(6000, 600), 2, 40, 6);
+  const Csr<double> narrow = sparse::random_diagonally_dominant<double>(scaled(20000, 3000), 2, 3, 7);
   struct Case {
     const Csr<double>* a;
     int nnz_budget, row_budget;
   };
   for (const Case& c : {Case{&grid, 4096, 256}, Case{&grid, 8192, 1000}, Case{&wide, 8192, 1000},
-                        Case{&wide, 512, 256}, Case{&longer, 8192, 1000}}) {
+                        Case{&wide, 512, 256}, Case{&longer, 8192, 1000}, Case{&uneven, 8192, 1000},
+                        Case{&narrow, 16384, 5000}}) {
     JacobiOptions o;
     o.tolerance = 0;
     o.max_iterations = 25;
