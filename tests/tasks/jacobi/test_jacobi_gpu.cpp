@@ -167,8 +167,9 @@ TEST_P(Jacobi, ChunksInsideAndOutsideTheSharedStageAgree) {
   const index_t n = scaled(4000, 2600);
   const std::vector<index_t> long_rows{0, 1, n / 3, n / 3 + 2, n - 1};
   const Csr<double> longer = with_long_rows(n, 11, 27, long_rows, 2300);
-  // Past the stage, sets of rows go through update_rows_piped: rows longer than its batch
-  // of entries per lane (uneven), and one lane per row in sets of 1024 rows (narrow).
+  // Past the stage the row tasks take update_rows<4>: rows of several entries a lane, so
+  // several trips (uneven: 8 lanes, up to 39 entries), and one lane a row in sets of 1024
+  // rows (narrow).
   const Csr<double> uneven = sparse::random_diagonally_dominant<double>(scaled(6000, 600), 2, 40, 6);
   const Csr<double> narrow = sparse::random_diagonally_dominant<double>(scaled(20000, 3000), 2, 3, 7);
   struct Case {
