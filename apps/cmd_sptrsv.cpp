@@ -25,6 +25,7 @@ struct SptrsvArgs {
   std::string scheduler = "megakernel";
   std::string precision = "double";
   std::string nmax = "auto";
+  std::string threads = "auto";
   bool lower = false, upper = false, unit = false, json = false;
   int rhs = 1;
   int reps = 5;
@@ -74,6 +75,11 @@ void run_sptrsv(const SptrsvArgs& args) {
       throw std::invalid_argument("--nmax takes a positive number or 'auto', got '" + args.nmax + "'");
     o.n_max = v;
   }
+  if (args.threads == "256" || args.threads == "512") {
+    o.threads = std::stoi(args.threads);
+  } else if (args.threads != "auto") {
+    throw std::invalid_argument("--threads takes 256, 512 or 'auto', got '" + args.threads + "'");
+  }
   o.rhs = args.rhs;
   o.reps = args.reps;
   // Input errors come first (they need no GPU); compare() then checks for a device.
@@ -117,6 +123,9 @@ void add_sptrsv_command(CLI::App& app) {
   cmd->add_option("--precision", args->precision, "float or double")->capture_default_str();
   cmd->add_option("--rhs", args->rhs, "right-hand sides solved together")->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--nmax", args->nmax, "unknowns per TASSL sub-graph, or auto (the performance model chooses)")
+      ->capture_default_str();
+  cmd->add_option("--threads", args->threads,
+                  "threads per TASSL sub-graph task: 256, 512, or auto (the performance model chooses with n_max)")
       ->capture_default_str();
   cmd->add_option("--reps", args->reps, "timed solves per variant (median reported)")
       ->check(CLI::PositiveNumber)

@@ -78,8 +78,8 @@ int main(int argc, char** argv) {
   app.add_option("--reps", reps, "timed solves per variant")->capture_default_str();
   app.add_option("--scheduler", scheduler, "scheduler of the runtime variants")->capture_default_str();
   app.add_option("--sweep", sweep_path,
-                 "also time tassl-deps and tassl-kernels at fixed n_max 32..6144 and write the model's terms with "
-                 "the times to this CSV (to fit the model constants)");
+                 "also time tassl-deps and tassl-kernels at fixed n_max 32..6144 and both task widths and write the "
+                 "model's terms with the times to this CSV (to fit the model constants)");
   CLI11_PARSE(app, argc, argv);
   if (const auto reason = no_device_reason()) {
     std::fprintf(stderr, "bench_sptrsv: no GPU available (%s)\n", reason->c_str());
@@ -101,8 +101,8 @@ int main(int argc, char** argv) {
   fmt::print("device {}\n", describe(query_device()));
 
   std::ofstream csv(csv_path);
-  csv << "matrix,kind,n,nnz,row_levels,n_max,subgraphs,subgraph_levels,internal_share,analysis_ms,variant,scheduler,"
-         "setup_ms,solve_ms,kernel_ms,gflops,residual,speedup_vs_cusparse,break_even\n";
+  csv << "matrix,kind,n,nnz,row_levels,n_max,threads,subgraphs,subgraph_levels,internal_share,analysis_ms,variant,"
+         "scheduler,setup_ms,solve_ms,kernel_ms,gflops,residual,speedup_vs_cusparse,break_even\n";
   nlohmann::json all = nlohmann::json::array();
   sptrsv::CompareOptions o;
   o.reps = reps;
@@ -117,21 +117,25 @@ int main(int argc, char** argv) {
   std::ofstream sweep;
   if (!sweep_path.empty()) {
     sweep.open(sweep_path);
-    sweep << "matrix,n_max,variant,solve_ms,kernel_ms,levels,path_external_slots,path_internal_slots,predicted_ms\n";
+    sweep << "matrix,n_max,threads,variant,solve_ms,kernel_ms,levels,path_external_slots,path_internal_slots,"
+             "predicted_ms\n";
   }
   auto run_sweep = [&](const std::string& name, const Csr<double>& lower) {
     sptrsv::CompareOptions so = o;
     so.variants = {sptrsv::Variant::tassl_deps, sptrsv::Variant::tassl_kernels};
-    for (index_t n_max : {32, 128, 512, 2048, 6144}) {
-      so.n_max = n_max;
-      const sptrsv::Comparison c = sptrsv::compare(lower, so);
-      for (const auto& r : c.results)
-        if (r.error.empty())
-          sweep << fmt::format("{},{},{},{:.5f},{},{},{},{},{:.5f}\n", name, n_max, to_string(r.variant), r.solve_ms,
-                               r.kernel_ms ? fmt::format("{:.5f}", *r.kernel_ms) : "", c.analysis.plan.levels(),
-                               c.analysis.path_external_slots, c.analysis.path_internal_slots,
-                               c.analysis.predicted_seconds * 1e3);
-    }
+    for (index_t n_max : {32, 128, 512, 2048, 6144})
+      for (int threads : {sptrsv::kTasslThreads, sptrsv::kWideTasslThreads}) {
+        so.n_max = n_max;
+        so.threads = threads;
+        const sptrsv::Comparison c = sptrsv::compare(lower, so);
+        for (const auto& r : c.results)
+          if (r.error.empty())
+            sweep << fmt::format("{},{},{},{},{:.5f},{},{},{},{},{:.5f}\n", name, n_max, threads,
+                                 to_string(r.variant), r.solve_ms,
+                                 r.kernel_ms ? fmt::format("{:.5f}", *r.kernel_ms) : "", c.analysis.plan.levels(),
+                                 c.analysis.path_external_slots, c.analysis.path_internal_slots,
+                                 c.analysis.predicted_seconds * 1e3);
+      }
   };
   std::size_t done = 0;
   auto run_one = [&](const std::string& name, const std::string& kind, const Csr<double>& lower) {
@@ -154,8 +158,9 @@ int main(int argc, char** argv) {
                              : double(a.internal_edges) / double(a.internal_edges + a.external_edges);
     for (const auto& r : c.results) {
       const auto be = c.break_even(r);
-      csv << fmt::format("{},{},{},{},{},{},{},{},{:.4f},{:.3f},{},{},{:.4f},{:.5f},{},{:.3f},{:.3e},{},{}\n", name,
-                         kind, c.n, c.nnz, a.row_levels, a.plan.n_max, a.plan.subgraphs, a.plan.levels(), share,
+      csv << fmt::format("{},{},{},{},{},{},{},{},{},{:.4f},{:.3f},{},{},{:.4f},{:.5f},{},{:.3f},{:.3e},{},{}\n", name,
+                         kind, c.n, c.nnz, a.row_levels, a.plan.n_max, a.plan.threads, a.plan.subgraphs,
+                         a.plan.levels(), share,
                          c.analysis_ms, to_string(r.variant), r.scheduler ? to_string(*r.scheduler) : "",
                          r.setup_ms, r.error.empty() ? r.solve_ms : NAN,
                          r.kernel_ms ? fmt::format("{:.5f}", *r.kernel_ms) : "", r.error.empty() ? c.gflops(r) : NAN,

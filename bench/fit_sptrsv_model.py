@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
-"""Fits the TASSL performance model (the paper's eq. 5) to measured solve times.
+"""Fits the TASSL performance model (the paper's eq. 5, plus a start per solve) to
+measured solve times, one set of constants per task width.
 
     python3 bench/fit_sptrsv_model.py sweep.csv [variant]
 
-Pure Python (no numpy needed). sweep.csv comes from `bench_sptrsv --sweep`: per matrix and n_max, the model's terms
-(sub-graph levels, external and internal slots along the slowest path) and the measured
-kernel time of tassl-deps (or the wall time of tassl-kernels). A non-negative least
-squares fit of  time = alpha * levels + tau_ext * ext_slots + tau_int * int_slots
-prints the constants to put into kDefaultModel (tasks/sptrsv/analysis.hpp), and how
-well the model then ranks n_max per matrix.
+Pure Python (no numpy needed). sweep.csv comes from `bench_sptrsv --sweep`: per matrix,
+n_max and task width (threads), the model's terms (sub-graph levels, external and
+internal slot rounds along the slowest path) and the measured kernel time of tassl-deps
+(or the wall time of tassl-kernels). A non-negative least squares fit per width of
+    time = start + alpha * levels + tau_ext * ext_slots + tau_int * int_slots
+prints the constants to put into kDefaultModel and kWideModel
+(tasks/sptrsv/analysis.hpp), and how well the model then ranks n_max and the width per
+matrix. A sweep without a threads column (before session 41) is one width, 256.
 """
 import csv
 import sys
@@ -45,29 +48,43 @@ def nnls(rows, t):
         active.pop(min(range(len(c)), key=lambda k: c[k]))
 
 
-def main(path, variant):
-    rows = [r for r in csv.DictReader(open(path)) if r["variant"] == variant]
-    a = [[float(r["levels"]), float(r["path_external_slots"]), float(r["path_internal_slots"])] for r in rows]
+def fit(rows):
+    a = [[1.0, float(r["levels"]), float(r["path_external_slots"]), float(r["path_internal_slots"])] for r in rows]
     t = [float(r["kernel_ms"] or r["solve_ms"]) * 1e-3 for r in rows]
     # Relative errors matter (times span four decades): weight each row by 1 / time.
     coef = nnls([[x / y for x in r] for r, y in zip(a, t)], [1.0] * len(t))
-    alpha, tau_ext, tau_int = coef
-    print(f"{variant}: alpha {alpha * 1e6:.3f} us, tau_external {tau_ext * 1e6:.4f} us, tau_internal {tau_int * 1e6:.4f} us")
     pred = [sum(c * x for c, x in zip(coef, r)) for r in a]
-    errors = sorted(abs(p - y) / y for p, y in zip(pred, t))
-    print(f"median relative error {errors[len(errors) // 2]:.2%}")
-    by_matrix = defaultdict(list)
-    for r, p, m in zip(rows, pred, t):
-        by_matrix[r["matrix"]].append((int(r["n_max"]), p, m))
+    return coef, pred, t
+
+
+def main(path, variant):
+    rows = [r for r in csv.DictReader(open(path)) if r["variant"] == variant]
+    by_width = defaultdict(list)
+    for r in rows:
+        by_width[int(r.get("threads") or 256)].append(r)
+    by_matrix = defaultdict(list)  # (n_max, threads, predicted, measured)
+    for threads, rs in sorted(by_width.items()):
+        coef, pred, t = fit(rs)
+        start, alpha, tau_ext, tau_int = coef
+        print(f"{variant}, {threads} threads: start {start * 1e6:.3f} us, alpha {alpha * 1e6:.3f} us, "
+              f"tau_external {tau_ext * 1e6:.4f} us, tau_internal {tau_int * 1e6:.4f} us")
+        print(f"  ModelConstants{{{alpha:.3e}, {tau_ext:.3e}, {tau_int:.3e}, {threads}, {start:.3e}}}")
+        errors = sorted(abs(p - y) / y for p, y in zip(pred, t))
+        print(f"  median relative error {errors[len(errors) // 2]:.2%}")
+        for r, p, m in zip(rs, pred, t):
+            by_matrix[r["matrix"]].append((int(r["n_max"]), threads, p, m))
     hits = 0
+    worst = 1.0
     for name, xs in by_matrix.items():
-        best_pred = min(xs, key=lambda x: x[1])
-        best_meas = min(xs, key=lambda x: x[2])
-        loss = best_pred[2] / best_meas[2]
-        hits += best_pred[0] == best_meas[0]
-        print(f"  {name:24s} model picks n_max {best_pred[0]:5d} ({best_pred[2] * 1e3:.3f} ms), best {best_meas[0]:5d} "
-              f"({best_meas[2] * 1e3:.3f} ms): {loss:.2f}x")
-    print(f"model's n_max is the measured best on {hits} of {len(by_matrix)} matrices")
+        best_pred = min(xs, key=lambda x: x[2])
+        best_meas = min(xs, key=lambda x: x[3])
+        loss = best_pred[3] / best_meas[3]
+        worst = max(worst, loss)
+        hits += best_pred[:2] == best_meas[:2]
+        print(f"  {name:24s} model picks n_max {best_pred[0]:5d} x {best_pred[1]:3d} ({best_pred[3] * 1e3:.3f} ms), "
+              f"best {best_meas[0]:5d} x {best_meas[1]:3d} ({best_meas[3] * 1e3:.3f} ms): {loss:.2f}x")
+    print(f"model's (n_max, threads) is the measured best on {hits} of {len(by_matrix)} matrices; "
+          f"worst choice {worst:.2f}x the best")
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -47,6 +48,7 @@ struct Candidate {
   Schedule s;
   SubgraphDag dag;
   double seconds = 0;
+  int threads = 0;  // the task width whose model gave `seconds`
   std::int64_t path_external = 0, path_internal = 0;
 };
 
@@ -64,7 +66,8 @@ constexpr std::size_t kMinRange = std::size_t{1} << 13;
 // slots (with nine candidates on a 16-core host, a candidate's time is the analysis's
 // critical path). Levels gathered by the slots pass itself saved CPU time and made the
 // analysis 10-15% slower there (blocks16x16000@0.1%, nh2010; H200 host, session 29).
-Candidate analyse_one(const PartitionInput& in, index_t n_max, ModelConstants model, unsigned threads) {
+Candidate analyse_one(const PartitionInput& in, index_t n_max, std::span<const ModelConstants> models,
+                      unsigned threads) {
   Candidate c;
   c.p = partition(in, n_max, &c.stats);
   detail::side_by_side(
@@ -72,22 +75,19 @@ Candidate analyse_one(const PartitionInput& in, index_t n_max, ModelConstants mo
       [&] {
         c.s = detail::schedule_of_feasible(in.lower, c.p, threads, kMinRange, detail::ScheduleContent::slots);
       });
-  c.seconds = predicted_time(c.dag, c.s, model);
-  for (index_t level = 0; level < c.dag.levels; ++level) {  // the slowest sub-graph per level, as the model sees it
-    double slowest = -1;
-    std::int64_t ext = 0, in = 0;
-    for (index_t k = c.dag.level_ptr[level]; k < c.dag.level_ptr[level + 1]; ++k) {
-      const index_t g = c.dag.order[k];
-      const std::int64_t e = slot_rounds(c.s, g, true, model.threads), i = slot_rounds(c.s, g, false, model.threads);
-      const double t = model.tau_external * e + model.tau_internal * i;
-      if (t > slowest) {
-        slowest = t;
-        ext = e;
-        in = i;
-      }
+  // Each task width's model on the same partition and slots (the width changes only how
+  // many rounds a slot takes); the fastest is the candidate's.
+  bool have = false;
+  for (const ModelConstants& model : models) {
+    const PathTerms path = path_terms(c.dag, c.s, model);
+    const double seconds = model_seconds(c.dag.levels, path, model);
+    if (!have || seconds < c.seconds) {
+      have = true;
+      c.seconds = seconds;
+      c.threads = model.threads;
+      c.path_external = path.external;
+      c.path_internal = path.internal;
     }
-    c.path_external += ext;
-    c.path_internal += in;
   }
   return c;
 }
@@ -128,6 +128,15 @@ Analysis analyze(const LowerSystem& s, const AnalysisOptions& o) {
   if (o.n_max > o.n_max_limit)
     throw std::invalid_argument("sptrsv: --nmax " + std::to_string(o.n_max) + " exceeds what one task holds in "
                                 "shared memory (" + std::to_string(o.n_max_limit) + ")");
+  if (o.threads != 0 && !is_task_width(o.threads))
+    throw std::invalid_argument("sptrsv: --threads takes " + std::to_string(kTasslThreads) + ", " +
+                                std::to_string(kWideTasslThreads) + " or auto, got " + std::to_string(o.threads));
+  std::vector<ModelConstants> models;
+  for (const ModelConstants& m : o.models)
+    if (is_task_width(m.threads) && (o.threads == 0 || m.threads == o.threads)) models.push_back(m);
+  if (models.empty())
+    throw std::invalid_argument("sptrsv::analyze: no model for a task width of " +
+                                (o.threads == 0 ? std::string("256 or 512") : std::to_string(o.threads)) + " threads");
   Analysis a;
   if (o.n_max > 0) {
     a.candidates = {o.n_max};
@@ -144,12 +153,13 @@ Analysis analyze(const LowerSystem& s, const AnalysisOptions& o) {
   const auto schedule_threads = static_cast<unsigned>((cores + a.candidates.size() - 1) / a.candidates.size());
   std::vector<Candidate> tried(a.candidates.size());
   detail::run_each(a.candidates.size(), [&](std::size_t k) {
-    tried[k] = analyse_one(input, a.candidates[k], o.model, schedule_threads);
+    tried[k] = analyse_one(input, a.candidates[k], models, schedule_threads);
   });
   Candidate best;
   bool have = false;
   for (Candidate& c : tried) {
     a.candidate_seconds.push_back(c.seconds);
+    a.candidate_threads.push_back(c.threads);
     if (!have || c.seconds < best.seconds) {
       best = std::move(c);
       have = true;
@@ -161,7 +171,7 @@ Analysis analyze(const LowerSystem& s, const AnalysisOptions& o) {
   detail::place_edges(s.lower, best.p, best.s, cores, kMinRange);
   detail::add_predecessors(best.dag, s.lower, best.p, cores, kMinRange);
   a.total_slots = best.s.total_slots();
-  a.plan = build_device_plan(s.lower, best.p, std::move(best.s), best.dag, s.reversed);
+  a.plan = build_device_plan(s.lower, best.p, std::move(best.s), best.dag, s.reversed, best.threads);
   a.partition = best.stats;
   a.row_levels = input.levels;
   a.internal_edges = best.dag.internal_edges;

@@ -35,17 +35,23 @@ struct LowerSystem {
 // sparse::SingularError for a missing or zero diagonal (without unit_diagonal).
 LowerSystem make_lower_system(const Csr<double>& a, const SystemOptions& o);
 
-// Fitted to tassl-deps kernel times on an NVIDIA H100 (bench_sptrsv --sweep over the
-// quick set at n_max 32..6144, bench/fit_sptrsv_model.py; docs/sptrsv.md, "Choosing
-// n_max"): a sub-graph level costs a task start behind a dependency, an external slot of
-// the schedule (an external row on the device) a share of a batch of loads, an internal
-// slot a task-wide barrier and the dependent shared-memory updates before it.
-inline constexpr ModelConstants kDefaultModel{5.46e-6, 0.150e-6, 0.313e-6, kTasslThreads};
+// Fitted to tassl-deps kernel times on an NVIDIA H200 (session 41: bench_sptrsv --sweep
+// over the quick set at n_max 32..6144 and both task widths, bench/fit_sptrsv_model.py;
+// docs/sptrsv.md, "Choosing n_max and the task width"): a solve starts and ends the
+// megakernel's blocks, a sub-graph level costs a task start behind a dependency, an
+// external slot of the schedule (an external row on the device) a share of a batch of
+// loads, an internal slot round a task-wide barrier and the dependent shared-memory
+// updates before it. One set of constants per task width: the wider task takes a large
+// slot in fewer rounds, but each round costs it more (a barrier of 16 warps).
+inline constexpr ModelConstants kDefaultModel{4.427e-6, 0.2002e-6, 0.2477e-6, kTasslThreads, 9.70e-6};
+inline constexpr ModelConstants kWideModel{4.540e-6, 0.1876e-6, 0.3043e-6, kWideTasslThreads, 9.45e-6};
 
 struct AnalysisOptions {
   index_t n_max = 0;          // 0: choose with the model among the candidates
   index_t n_max_limit = 0;    // largest sub-graph a task can hold (shared memory); > 0
-  ModelConstants model = kDefaultModel;
+  int threads = 0;            // task width (kTasslThreads or kWideTasslThreads); 0: the model chooses
+  // The models the choice compares, one per task width (ModelConstants::threads).
+  std::vector<ModelConstants> models{kDefaultModel, kWideModel};
 };
 
 struct Analysis {
@@ -55,7 +61,7 @@ struct Analysis {
   std::int64_t internal_edges = 0;
   std::int64_t external_edges = 0;
   index_t total_slots = 0;
-  double predicted_seconds = 0;    // the model's estimate for the chosen n_max
+  double predicted_seconds = 0;    // the model's estimate for the chosen n_max and width
   // Its terms: predicted = alpha * levels + tau_external * path_external_slots +
   // tau_internal * path_internal_slots (slot rounds, see ModelConstants::threads),
   // summed over the slowest sub-graph of each level
@@ -63,12 +69,14 @@ struct Analysis {
   std::int64_t path_external_slots = 0;
   std::int64_t path_internal_slots = 0;
   std::vector<index_t> candidates;  // n_max values the model compared
-  std::vector<double> candidate_seconds;
+  std::vector<double> candidate_seconds;  // each at its fastest task width,
+  std::vector<int> candidate_threads;     // this one
 };
 
 // Partition, schedule and layout of `s.lower`; with o.n_max = 0 every candidate
-// (powers of two from 32 up to the limit, and the limit) is analysed in parallel and the
-// one the model predicts fastest kept.
+// (powers of two from 32 up to the limit, and the limit) is analysed in parallel, each
+// under every task width's model (o.threads = 0) or the given width's, and the n_max and
+// width the model predicts fastest kept (plan.n_max, plan.threads).
 Analysis analyze(const LowerSystem& s, const AnalysisOptions& o);
 
 }  // namespace apiary::sptrsv

@@ -129,7 +129,9 @@ Comparison compare(const Csr<double>& a, const CompareOptions& o) {
   const bool single = o.precision == Precision::single;
   const auto t0 = Clock::now();
   const Analysis an =
-      analyze(sys, {.n_max = o.n_max, .n_max_limit = single ? max_subgraph<float>() : max_subgraph<double>()});
+      analyze(sys, {.n_max = o.n_max,
+                    .n_max_limit = single ? max_subgraph<float>() : max_subgraph<double>(),
+                    .threads = o.threads});
   c.analysis_ms = ms_since(t0);
   const auto diag = o.system.unit_diagonal ? sparse::Diagonal::unit : sparse::Diagonal::keep;
   const Csr<double> triangle = sys.triangle == sparse::Triangle::lower ? sparse::lower_triangle(a, diag)
@@ -145,6 +147,7 @@ Comparison compare(const Csr<double>& a, const CompareOptions& o) {
   c.analysis = an;
   c.analysis.plan = DevicePlan{};  // statistics only
   c.analysis.plan.n_max = an.plan.n_max;
+  c.analysis.plan.threads = an.plan.threads;
   c.analysis.plan.subgraphs = an.plan.subgraphs;
   c.analysis.plan.level_ptr = an.plan.level_ptr;
   return c;
@@ -169,9 +172,10 @@ std::string format_comparison(const Comparison& c) {
                                 c.triangle == sparse::Triangle::lower ? "lower" : "upper", c.n, c.nnz,
                                 to_string(c.precision), c.unit_diagonal ? "unit diagonal, " : "", c.rhs);
   out += fmt::format(
-      "analysis {:.3f} ms: n_max {}{}, {} sub-graphs in {} sub-graph levels ({} row levels), internal edges {:.1f}%, "
-      "{} slots; model: {:.4f} ms\n",
-      c.analysis_ms, a.plan.n_max, a.candidates.size() > 1 ? " (model)" : "", a.plan.subgraphs, a.plan.levels(),
+      "analysis {:.3f} ms: n_max {}{}, tasks of {} threads, {} sub-graphs in {} sub-graph levels ({} row levels), "
+      "internal edges {:.1f}%, {} slots; model: {:.4f} ms\n",
+      c.analysis_ms, a.plan.n_max, a.candidates.size() > 1 ? " (model)" : "", a.plan.threads, a.plan.subgraphs,
+      a.plan.levels(),
       a.row_levels, 100.0 * share, a.total_slots, a.predicted_seconds * 1e3);
   const VariantResult* cu = c.find(Variant::cusparse);
   out += fmt::format("{:<26} {:>10} {:>11} {:>11} {:>9} {:>10} {:>10} {:>11}\n", "variant", "setup ms", "solve ms",
@@ -223,8 +227,10 @@ nlohmann::json to_json(const Comparison& c) {
           {"rhs", c.rhs},
           {"analysis_ms", c.analysis_ms},
           {"n_max", a.plan.n_max},
+          {"threads", a.plan.threads},
           {"n_max_candidates", a.candidates},
           {"predicted_seconds", a.candidate_seconds},
+          {"candidate_threads", a.candidate_threads},
           {"subgraphs", a.plan.subgraphs},
           {"subgraph_levels", a.plan.levels()},
           {"row_levels", a.row_levels},

@@ -81,17 +81,21 @@ class ExternalRows {
 }  // namespace
 
 DevicePlan build_device_plan(const Csr<double>& lower, const Partition& p, const Schedule& s,
-                             const SubgraphDag& dag, bool reversed) {
-  return build_device_plan(lower, p, Schedule(s), dag, reversed);
+                             const SubgraphDag& dag, bool reversed, int threads) {
+  return build_device_plan(lower, p, Schedule(s), dag, reversed, threads);
 }
 
 DevicePlan build_device_plan(const Csr<double>& lower, const Partition& p, Schedule&& s, const SubgraphDag& dag,
-                             bool reversed) {
+                             bool reversed, int threads) {
   const index_t n = lower.rows;
   if (s.subgraphs != p.parts || dag.subgraphs != p.parts || s.diagonal.size() != p.vertices.size())
     throw std::invalid_argument("sptrsv::build_device_plan: schedule or DAG does not belong to the partition");
+  if (!is_task_width(threads))
+    throw std::invalid_argument("sptrsv::build_device_plan: a task is " + std::to_string(kTasslThreads) + " or " +
+                                std::to_string(kWideTasslThreads) + " threads wide, not " + std::to_string(threads));
   DevicePlan d;
   d.n = n;
+  d.threads = threads;
   d.subgraphs = p.parts;
   d.n_max = p.n_max;
   d.reversed = reversed;
@@ -130,7 +134,7 @@ DevicePlan build_device_plan(const Csr<double>& lower, const Partition& p, Sched
         ++length[d.edge_target[e]];
         external.push_back({d.edge_target[e], user_row(p.vertices[d.edge_source[e]]), d.edge_value[e]});
       }
-      rows_of.deal(length, kTasslThreads);
+      rows_of.deal(length, threads);
       // Row r holds the r-th edge of every list longer than r (lengths descend).
       std::vector<index_t>& ends = rows_of_part[static_cast<std::size_t>(g - g0)];
       const index_t rows = rows_of.lists() == 0 ? 0 : rows_of.length(0);
@@ -216,7 +220,7 @@ std::string check_device_plan(const DevicePlan& d) {
     for (index_t t = d.slot_ptr[g]; t < first_internal; ++t) {
       const index_t width = d.edge_ptr[t + 1] - d.edge_ptr[t];
       const std::string where = "sub-graph " + std::to_string(g) + ", external row " + std::to_string(t);
-      if (width > kTasslThreads) return where + ": wider than a task";
+      if (width > d.threads) return where + ": wider than a task";
       if (t > d.slot_ptr[g] && width > d.edge_ptr[t] - d.edge_ptr[t - 1]) return where + ": longer than the one before";
       for (index_t e = d.edge_ptr[t]; e < d.edge_ptr[t + 1]; ++e) {
         index_t& o = owner[d.edge_target[e]];

@@ -36,8 +36,13 @@
 
 namespace apiary::sptrsv {
 
-// Threads per sub-graph task: a slot rarely holds more edges than this.
+// Threads per sub-graph task (the plan's width, DevicePlan::threads): 256, or 512 where
+// slots hold more edges than 256 threads take in one round. The wider task pays more at
+// each barrier and runs one block per SM instead of two, so the analysis's model chooses
+// the width per matrix with the partition (docs/sptrsv.md, "Task width").
 inline constexpr int kTasslThreads = 256;
+inline constexpr int kWideTasslThreads = 512;
+inline constexpr bool is_task_width(int threads) { return threads == kTasslThreads || threads == kWideTasslThreads; }
 
 // Shared memory for the unknowns of one sub-graph task: it bounds n_max.
 inline constexpr int kSubgraphSharedBytes = 48 * 1024;
@@ -68,6 +73,7 @@ struct DevicePlan {
   index_t subgraphs = 0;
   index_t n_max = 0;
   index_t largest = 0;  // vertices of the largest sub-graph
+  int threads = kTasslThreads;  // of each sub-graph task: external rows are at most this wide
   bool reversed = false;
   std::vector<index_t> part_ptr{0};
   std::vector<index_t> load_index;
@@ -90,15 +96,16 @@ struct DevicePlan {
 
 // `reversed`: the rows of `lower` are numbered backwards (row i of lower is row n-1-i of
 // the user's upper-triangular matrix); b and x are then read and written backwards so
-// the solve needs no permutation kernels.
+// the solve needs no permutation kernels. `threads`: the task width the external rows are
+// laid out for (is_task_width; std::invalid_argument otherwise).
 DevicePlan build_device_plan(const Csr<double>& lower, const Partition& p, const Schedule& s,
-                             const SubgraphDag& dag, bool reversed = false);
+                             const SubgraphDag& dag, bool reversed = false, int threads = kTasslThreads);
 // The same, taking the schedule's diagonal and edge arrays over and rewriting the edges
 // in place (the plan keeps each edge where the schedule put it, only the external rows
 // are laid out again): analyze, whose schedule is not needed afterwards, saves allocating
 // and filling them twice.
 DevicePlan build_device_plan(const Csr<double>& lower, const Partition& p, Schedule&& s, const SubgraphDag& dag,
-                             bool reversed = false);
+                             bool reversed = false, int threads = kTasslThreads);
 
 // One header per sub-graph, in sub-graph order.
 std::vector<SubgraphTask> subgraph_tasks(const DevicePlan& plan);

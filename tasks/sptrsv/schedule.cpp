@@ -420,21 +420,30 @@ std::int64_t slot_rounds(const Schedule& s, index_t g, bool external, int thread
   return rounds;
 }
 
-double predicted_time(const SubgraphDag& dag, const Schedule& s, ModelConstants c) {
+PathTerms path_terms(const SubgraphDag& dag, const Schedule& s, ModelConstants c) {
   if (dag.subgraphs != s.subgraphs)
-    throw std::invalid_argument(
-        "sptrsv::predicted_time: DAG and schedule disagree on the sub-graphs");
-  double t = dag.levels * c.alpha;
+    throw std::invalid_argument("sptrsv: DAG and schedule disagree on the sub-graphs");
+  PathTerms path;
   for (index_t level = 0; level < dag.levels; ++level) {
-    double slowest = 0;
+    double slowest = -1;
+    PathTerms of_level;
     for (index_t k = dag.level_ptr[level]; k < dag.level_ptr[level + 1]; ++k) {
       const index_t g = dag.order[k];
-      slowest = std::max(slowest, c.tau_external * slot_rounds(s, g, true, c.threads) +
-                                      c.tau_internal * slot_rounds(s, g, false, c.threads));
+      const std::int64_t e = slot_rounds(s, g, true, c.threads), i = slot_rounds(s, g, false, c.threads);
+      const double t = c.tau_external * static_cast<double>(e) + c.tau_internal * static_cast<double>(i);
+      if (t > slowest) {
+        slowest = t;
+        of_level = {e, i};
+      }
     }
-    t += slowest;
+    path.external += of_level.external;
+    path.internal += of_level.internal;
   }
-  return t;
+  return path;
+}
+
+double predicted_time(const SubgraphDag& dag, const Schedule& s, ModelConstants c) {
+  return model_seconds(dag.levels, path_terms(dag, s, c), c);
 }
 
 index_t choose_n_max(const Csr<double>& lower, std::span<const index_t> candidates,

@@ -113,14 +113,31 @@ struct ModelConstants {
   // Threads of the task that runs a sub-graph; 0: as many as any slot has edges (the
   // paper's assumption). Otherwise a slot of e edges costs ceil(e / threads) rounds.
   int threads = 0;
+  double start = 0;  // per solve (the blocks' start and exit: wider blocks cost more)
 };
 
 // Slot rounds of sub-graph g (external or internal slots): its slot count, or with
 // threads > 0 the sum over its slots of max(1, ceil(edges / threads)).
 std::int64_t slot_rounds(const Schedule& s, index_t g, bool external, int threads);
 
-// levels * alpha + sum over levels of the slowest sub-graph of that level, a sub-graph
-// costing tau_external * n'_slots + tau_internal * n_slots (slot rounds with c.threads).
+// The slot rounds of the slowest sub-graph of each level (the one with the largest
+// tau_external * n'_slots + tau_internal * n_slots under c, rounds with c.threads; the
+// first on a tie), summed over the levels.
+struct PathTerms {
+  std::int64_t external = 0;
+  std::int64_t internal = 0;
+};
+PathTerms path_terms(const SubgraphDag& dag, const Schedule& s, ModelConstants c);
+
+inline double model_seconds(index_t levels, PathTerms path, ModelConstants c) {
+  return c.start + levels * c.alpha + c.tau_external * static_cast<double>(path.external) +
+         c.tau_internal * static_cast<double>(path.internal);
+}
+
+// start + levels * alpha + sum over levels of the slowest sub-graph of that level, a
+// sub-graph costing tau_external * n'_slots + tau_internal * n_slots (slot rounds with
+// c.threads): start + levels * alpha + tau_external * path.external + tau_internal *
+// path.internal.
 double predicted_time(const SubgraphDag& dag, const Schedule& s, ModelConstants c);
 
 // The candidate (each >= 1, at least one; std::invalid_argument otherwise) whose

@@ -1,7 +1,7 @@
 // The TASSL variants: tassl-deps and tassl-phases through the runtime, tassl-kernels as
 // the paper ran it (one kernel launch per sub-graph level, one block per sub-graph).
-// Included once per precision by tassl_float.cu and tassl_double.cu, so the two
-// compile in parallel.
+// Included once per precision and task width by tassl_{float,double}_{256,512}.cu, so
+// the four compile in parallel.
 #pragma once
 
 #include "tasks/sptrsv/tassl_solver.hpp"
@@ -20,11 +20,11 @@ namespace apiary::sptrsv {
 
 namespace tassl_detail {
 
-template <class Real>
-__global__ void __launch_bounds__(kTasslThreads) solve_level_kernel(const PlanView<Real> plan, const index_t* order,
-                                                                    const Real* b, Real* x, int rhs) {
+template <class Real, int Threads>
+__global__ void __launch_bounds__(Threads) solve_level_kernel(const PlanView<Real> plan, const index_t* order,
+                                                              const Real* b, Real* x, int rhs) {
   extern __shared__ __align__(16) unsigned char smem[];
-  solve_subgraph<kTasslThreads>(plan, plan.tasks[order[blockIdx.x]], b, x, rhs, static_cast<int>(threadIdx.x),
+  solve_subgraph<Threads>(plan, plan.tasks[order[blockIdx.x]], b, x, rhs, static_cast<int>(threadIdx.x),
                                 smem, [] { __syncthreads(); });
 }
 
@@ -59,10 +59,11 @@ std::vector<To> converted(const std::vector<double, Allocator>& v) {
   return std::vector<To>(v.begin(), v.end());
 }
 
-template <class Real>
+template <class Real, int Threads>
 class TasslSolver final : public TriangularSolver<Real> {
  public:
   TasslSolver(Variant variant, const DevicePlan& plan, const SolverOptions& o) : variant_(variant), options_(o) {
+    if (plan.threads != Threads) throw std::invalid_argument("TasslSolver: the plan is for another task width");
     const auto t0 = std::chrono::steady_clock::now();
     n_ = plan.n;
     largest_ = plan.largest;
@@ -97,7 +98,7 @@ class TasslSolver final : public TriangularSolver<Real> {
       env_.waiting = waiting_dev_.data();
       // Twice the tasks that wait: short probe sequences in the hashed storage.
       ro.waiting_capacity = static_cast<std::uint32_t>(2 * waiting_.size() + 16);
-      deps_rt_ = std::make_unique<Runtime<TasslDepsProgram<Real>, TasslEnv<Real>>>(ro, env_);
+      deps_rt_ = std::make_unique<Runtime<TasslDepsProgram<Real, Threads>, TasslEnv<Real>>>(ro, env_);
     } else if (variant == Variant::tassl_phases) {
       level_ = to_device(plan.level);
       level_ptr_ = to_device(plan.level_ptr);
@@ -105,10 +106,10 @@ class TasslSolver final : public TriangularSolver<Real> {
       first_level_.assign(plan.order.begin(), plan.order.begin() + (plan.levels() > 0 ? plan.level_ptr[1] : 0));
       ro.cyclic = true;
       ro.waiting_capacity = 1;
-      phases_rt_ = std::make_unique<Runtime<TasslPhasesProgram<Real>, TasslEnv<Real>>>(ro, env_);
+      phases_rt_ = std::make_unique<Runtime<TasslPhasesProgram<Real, Threads>, TasslEnv<Real>>>(ro, env_);
     } else if (variant == Variant::tassl_kernels) {
       // Above 48 KiB of dynamic shared memory a kernel must opt in.
-      APIARY_CUDA_CHECK(cudaFuncSetAttribute(solve_level_kernel<Real>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+      APIARY_CUDA_CHECK(cudaFuncSetAttribute(solve_level_kernel<Real, Threads>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                              static_cast<int>(subgraph_shared_bytes<Real>(max_subgraph<Real>()))));
     } else {
       throw std::invalid_argument("TasslSolver: not a TASSL variant");
@@ -126,8 +127,8 @@ class TasslSolver final : public TriangularSolver<Real> {
       const std::size_t smem = subgraph_shared_bytes<Real>(largest_);
       for (std::size_t k = 0; k + 1 < level_ptr_host_.size(); ++k) {
         const index_t count = level_ptr_host_[k + 1] - level_ptr_host_[k];
-        solve_level_kernel<Real><<<count, kTasslThreads, smem, stream>>>(env_.plan, order_.data() + level_ptr_host_[k],
-                                                                          d_b, d_x, rhs);
+        solve_level_kernel<Real, Threads><<<count, Threads, smem, stream>>>(env_.plan, order_.data() + level_ptr_host_[k],
+                                                                            d_b, d_x, rhs);
         APIARY_CUDA_CHECK_LAUNCH();
       }
       return;
@@ -136,15 +137,15 @@ class TasslSolver final : public TriangularSolver<Real> {
       deps_rt_->env() = env_;
       std::vector<WaitingRange> create;
       const index_t w = static_cast<index_t>(waiting_.size());
-      for (index_t i = 0; i < w; i += CreateWaiting<Real>::threads)
-        create.push_back(WaitingRange{i, std::min<index_t>(w, i + CreateWaiting<Real>::threads)});
-      deps_rt_->template seed<CreateWaiting<Real>>(create);
-      deps_rt_->template seed<SolveSubgraph<Real>>(roots_);
+      for (index_t i = 0; i < w; i += CreateWaiting<Real, Threads>::threads)
+        create.push_back(WaitingRange{i, std::min<index_t>(w, i + CreateWaiting<Real, Threads>::threads)});
+      deps_rt_->template seed<CreateWaiting<Real, Threads>>(create);
+      deps_rt_->template seed<SolveSubgraph<Real, Threads>>(roots_);
       last_ = deps_rt_->run(options_.scheduler, stream);
     } else {
       phases_rt_->env() = env_;
       // Level 0's sub-graphs; the first of them releases level 1.
-      phases_rt_->template seed<SolveLevel<Real>>(first_level_);
+      phases_rt_->template seed<SolveLevel<Real, Threads>>(first_level_);
       last_ = phases_rt_->run(options_.scheduler, stream);
     }
   }
@@ -167,17 +168,18 @@ class TasslSolver final : public TriangularSolver<Real> {
   DeviceBuffer<index_t> succ_, pred_count_, waiting_dev_, level_, level_ptr_;
   DeviceBuffer<Dependency> deps_;
   TasslEnv<Real> env_;
-  std::unique_ptr<Runtime<TasslDepsProgram<Real>, TasslEnv<Real>>> deps_rt_;
-  std::unique_ptr<Runtime<TasslPhasesProgram<Real>, TasslEnv<Real>>> phases_rt_;
+  std::unique_ptr<Runtime<TasslDepsProgram<Real, Threads>, TasslEnv<Real>>> deps_rt_;
+  std::unique_ptr<Runtime<TasslPhasesProgram<Real, Threads>, TasslEnv<Real>>> phases_rt_;
   std::optional<RunStats> last_;
   double setup_ms_ = 0;
 };
 
 }  // namespace tassl_detail
 
-template <class Real>
-std::unique_ptr<TriangularSolver<Real>> make_tassl_solver(Variant v, const DevicePlan& plan, const SolverOptions& o) {
-  return std::make_unique<tassl_detail::TasslSolver<Real>>(v, plan, o);
+template <class Real, int Threads>
+std::unique_ptr<TriangularSolver<Real>> make_tassl_solver_of_width(Variant v, const DevicePlan& plan,
+                                                                   const SolverOptions& o) {
+  return std::make_unique<tassl_detail::TasslSolver<Real, Threads>>(v, plan, o);
 }
 
 }  // namespace apiary::sptrsv

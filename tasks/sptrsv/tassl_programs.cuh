@@ -27,16 +27,17 @@ struct TasslEnv {
   LevelView levels;                   // sub-graph levels (tassl-phases)
 };
 
-template <class Real>
+template <int Threads, class Real>
 __device__ void solve_subgraph_task(const SubgraphTask& t, const TasslEnv<Real>& env, int rank, unsigned char* shared,
                                     const auto& ctx) {
-  solve_subgraph<kTasslThreads>(env.plan, t, env.b, env.x, env.rhs, rank, shared, [&] { ctx.sync(); });
+  solve_subgraph<Threads>(env.plan, t, env.b, env.x, env.rhs, rank, shared, [&] { ctx.sync(); });
 }
 
-template <class Real>
+// Threads: the plan's task width (DevicePlan::threads).
+template <class Real, int Threads>
 struct SolveSubgraph {
   using Item = SubgraphTask;  // the header, so the solve starts without loading it
-  static constexpr int threads = kTasslThreads;
+  static constexpr int threads = Threads;
   static constexpr int shared_bytes = static_cast<int>(subgraph_shared_bytes<Real>(max_subgraph<Real>()));
   static constexpr const char* name = "SolveSubgraph";
 
@@ -49,7 +50,7 @@ struct SolveSubgraph {
     const index_t mine = t.first_succ + rank;
     index_t successor = 0;
     if (mine < t.end_succ) successor = env.succ[mine];
-    solve_subgraph_task(t, env, rank, ctx.template shared_as<unsigned char>(), ctx);
+    solve_subgraph_task<Threads>(t, env, rank, ctx.template shared_as<unsigned char>(), ctx);
     // Every thread's x writes are before the barrier inside solve_subgraph; the fence
     // makes them visible device-wide before the successor can be released.
     for (index_t k = mine; k < t.end_succ; k += threads) {
@@ -65,7 +66,7 @@ struct WaitingRange {
   index_t end;
 };
 
-template <class Real>
+template <class Real, int Threads>
 struct CreateWaiting {
   using Item = WaitingRange;
   static constexpr int threads = 256;
@@ -77,25 +78,25 @@ struct CreateWaiting {
     const TasslEnv<Real>& env = ctx.env();
     for (index_t i = r.begin + ctx.rank(); i < r.end; i += threads) {
       const index_t g = env.waiting[i];
-      ctx.template enqueue_after<SolveSubgraph<Real>>(env.deps[g], env.pred_count[g], env.plan.tasks[g]);
+      ctx.template enqueue_after<SolveSubgraph<Real, Threads>>(env.deps[g], env.pred_count[g], env.plan.tasks[g]);
     }
   }
 };
 
-template <class Real>
-using TasslDepsProgram = Program<Phaseless<CreateWaiting<Real>, SolveSubgraph<Real>>>;
+template <class Real, int Threads>
+using TasslDepsProgram = Program<Phaseless<CreateWaiting<Real, Threads>, SolveSubgraph<Real, Threads>>>;
 
-template <class Real>
+template <class Real, int Threads>
 struct SolveLevel {
   using Item = index_t;  // the sub-graph
-  static constexpr int threads = kTasslThreads;
+  static constexpr int threads = Threads;
   static constexpr int shared_bytes = static_cast<int>(subgraph_shared_bytes<Real>(max_subgraph<Real>()));
   static constexpr const char* name = "SolveLevel";
 
   template <class Ctx>
   __device__ static void execute(const Item& g, Ctx& ctx) {
     const TasslEnv<Real>& env = ctx.env();
-    solve_subgraph_task(env.plan.tasks[g], env, ctx.rank(), ctx.template shared_as<unsigned char>(), ctx);
+    solve_subgraph_task<Threads>(env.plan.tasks[g], env, ctx.rank(), ctx.template shared_as<unsigned char>(), ctx);
     const LevelView& lv = env.levels;
     if (ctx.rank() == 0 && g == lv.order[lv.level_ptr[lv.level[g]]])
       release_next_level<AdvanceLevel<SolveLevel>>(ctx, lv, lv.level[g]);
@@ -110,7 +111,7 @@ struct SolveLevel {
   }
 };
 
-template <class Real>
-using TasslPhasesProgram = Program<Phase<SolveLevel<Real>>, Phase<AdvanceLevel<SolveLevel<Real>>>>;
+template <class Real, int Threads>
+using TasslPhasesProgram = Program<Phase<SolveLevel<Real, Threads>>, Phase<AdvanceLevel<SolveLevel<Real, Threads>>>>;
 
 }  // namespace apiary::sptrsv

@@ -214,6 +214,19 @@ TEST(DevicePlanLayout, ExternalRowsGiveEachTargetToOneThread) {
   EXPECT_EQ(tasks[1].first_internal, tasks[1].first_slot + 6);
   EXPECT_EQ(tasks[1].end_slot, tasks[1].first_internal);
   EXPECT_EQ(tasks[1].end_edge - tasks[1].first_edge, 3 * half);
+  // Tasks of 512 threads: each target's edges to a thread of its own, three rows of 300.
+  const DevicePlan wide = build_device_plan(l, p, s, subgraph_dag(l, p), false, kWideTasslThreads);
+  EXPECT_EQ(wide.threads, kWideTasslThreads);
+  ASSERT_EQ(check_device_plan(wide), "");
+  widths.clear();
+  for (index_t t = wide.slot_ptr[1]; t < wide.slot_ptr[2]; ++t) widths.push_back(wide.edge_ptr[t + 1] - wide.edge_ptr[t]);
+  EXPECT_EQ(widths, (std::vector<index_t>{half, half, half}));
+  EXPECT_LE(relative_error(solve_with_plan(wide, b), apiary::sparse::triangular_solve(l, b)), 1e-12);
+  // The same rows are too wide for 256 threads; no other width is laid out.
+  DevicePlan narrowed = wide;
+  narrowed.threads = kTasslThreads;
+  EXPECT_NE(check_device_plan(narrowed).find("wider than a task"), std::string::npos) << check_device_plan(narrowed);
+  EXPECT_THROW(build_device_plan(l, p, s, subgraph_dag(l, p), false, 300), std::invalid_argument);
 }
 
 TEST(DevicePlanLayout, CheckCatchesASharedTargetAndAWideRow) {

@@ -65,7 +65,12 @@ struct Case {
   SystemOptions system{};
   int rhs = 1;
   index_t n_max = 0;  // 0: the model chooses
+  int threads = 0;    // TASSL task width; 0: the model chooses
 };
+
+bool is_tassl(Variant v) {
+  return v == Variant::tassl_deps || v == Variant::tassl_phases || v == Variant::tassl_kernels;
+}
 
 class SptrsvSolvers : public ::testing::TestWithParam<Param> {
  protected:
@@ -76,7 +81,8 @@ class SptrsvSolvers : public ::testing::TestWithParam<Param> {
   double error(const Case& c) {
     SCOPED_TRACE(c.name);
     const LowerSystem sys = make_lower_system(c.a, c.system);
-    const Analysis an = analyze(sys, {.n_max = c.n_max, .n_max_limit = max_subgraph<Real>()});
+    const Analysis an = analyze(sys, {.n_max = c.n_max, .n_max_limit = max_subgraph<Real>(), .threads = c.threads});
+    if (c.threads != 0) EXPECT_EQ(an.plan.threads, c.threads);
     const auto solver = make_solver<Real>(GetParam().variant, sys, &an, {.scheduler = GetParam().scheduler});
     const index_t n = c.a.rows;
     const std::vector<double> b = apiary::sptrsv::testing::rhs(n, c.rhs);
@@ -131,6 +137,18 @@ TEST_P(SptrsvSolvers, GeneratedSystemsInDouble) {
   for (const Case& c : generated_cases()) EXPECT_LE(error<double>(c), 1e-12) << c.name;
 }
 
+// The TASSL variants at each task width, whatever the model would choose.
+class SptrsvTaskWidths : public SptrsvSolvers {};
+
+TEST_P(SptrsvTaskWidths, GeneratedSystemsInDouble) {
+  for (int threads : {kTasslThreads, kWideTasslThreads})
+    for (Case c : generated_cases()) {
+      c.threads = threads;
+      c.name += " at " + std::to_string(threads) + " threads";
+      EXPECT_LE(error<double>(c), 1e-12) << c.name;
+    }
+}
+
 TEST_P(SptrsvSolvers, GeneratedSystemsInFloat) {
   for (const Case& c : generated_cases()) EXPECT_LE(error<float>(c), 2e-5) << c.name;
 }
@@ -142,5 +160,14 @@ TEST_P(SptrsvSolvers, SharedRealMatrices) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Variants, SptrsvSolvers, ::testing::ValuesIn(params()), param_name);
+
+std::vector<Param> tassl_params() {
+  std::vector<Param> out;
+  for (const Param& p : params())
+    if (is_tassl(p.variant)) out.push_back(p);
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Tassl, SptrsvTaskWidths, ::testing::ValuesIn(tassl_params()), param_name);
 
 }  // namespace

@@ -132,4 +132,34 @@ TEST(SptrsvAnalysis, ModelPicksAmongCandidates) {
   EXPECT_EQ(analyze(s, {.n_max = 77, .n_max_limit = 1000}).plan.n_max, 77);
 }
 
+TEST(SptrsvAnalysis, ModelPicksTheTaskWidth) {
+  // Dense rows: slots of several hundred edges, which 512 threads take in fewer rounds.
+  const LowerSystem s =
+      make_lower_system(apiary::sparse::lower_triangle(apiary::sparse::banded<double>(1500, 1200, 0, 5)), {});
+  const ModelConstants narrow{1e-6, 1e-7, 1e-7, kTasslThreads}, wide{1e-6, 1e-7, 1e-7, kWideTasslThreads};
+  auto wide_with_start = [&](double start) {
+    ModelConstants m = wide;
+    m.start = start;
+    return m;
+  };
+  // Equal constants: the wide task's fewer rounds decide.
+  const Analysis fewer_rounds = analyze(s, {.n_max = 512, .n_max_limit = 6144, .models = {narrow, wide}});
+  EXPECT_EQ(fewer_rounds.plan.threads, kWideTasslThreads);
+  EXPECT_EQ(fewer_rounds.candidate_threads, (std::vector<int>{kWideTasslThreads}));
+  EXPECT_EQ(check_device_plan(fewer_rounds.plan), "");
+  // A start that outweighs them: the narrow task.
+  const Analysis costly = analyze(s, {.n_max = 512, .n_max_limit = 6144, .models = {narrow, wide_with_start(1.0)}});
+  EXPECT_EQ(costly.plan.threads, kTasslThreads);
+  EXPECT_GT(fewer_rounds.predicted_seconds, 0.0);
+  EXPECT_LT(costly.predicted_seconds, 1.0);
+  // A width asked for is taken, with its model only; an unknown width is refused.
+  const Analysis asked = analyze(s, {.n_max = 512, .n_max_limit = 6144, .threads = kTasslThreads,
+                                     .models = {narrow, wide}});
+  EXPECT_EQ(asked.plan.threads, kTasslThreads);
+  EXPECT_GT(asked.predicted_seconds, fewer_rounds.predicted_seconds);
+  EXPECT_THROW(analyze(s, {.n_max = 512, .n_max_limit = 6144, .threads = 300}), std::invalid_argument);
+  EXPECT_THROW(analyze(s, {.n_max = 512, .n_max_limit = 6144, .threads = kWideTasslThreads, .models = {narrow}}),
+               std::invalid_argument);
+}
+
 }  // namespace
