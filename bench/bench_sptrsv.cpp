@@ -78,8 +78,8 @@ int main(int argc, char** argv) {
   app.add_option("--reps", reps, "timed solves per variant")->capture_default_str();
   app.add_option("--scheduler", scheduler, "scheduler of the runtime variants")->capture_default_str();
   app.add_option("--sweep", sweep_path,
-                 "also time tassl-deps and tassl-kernels at fixed n_max 32..6144 and both task widths and write the "
-                 "model's terms with the times to this CSV (to fit the model constants)");
+                 "also time tassl-deps and tassl-kernels at fixed n_max 32..24576 and both task widths (as far as "
+                 "each holds) and write the model's terms with the times to this CSV (to fit the model constants)");
   CLI11_PARSE(app, argc, argv);
   if (const auto reason = no_device_reason()) {
     std::fprintf(stderr, "bench_sptrsv: no GPU available (%s)\n", reason->c_str());
@@ -123,8 +123,9 @@ int main(int argc, char** argv) {
   auto run_sweep = [&](const std::string& name, const Csr<double>& lower) {
     sptrsv::CompareOptions so = o;
     so.variants = {sptrsv::Variant::tassl_deps, sptrsv::Variant::tassl_kernels};
-    for (index_t n_max : {32, 128, 512, 2048, 6144})
+    for (index_t n_max : {32, 128, 512, 2048, 6144, 12288, 24576})
       for (int threads : {sptrsv::kTasslThreads, sptrsv::kWideTasslThreads}) {
+        if (n_max > sptrsv::max_subgraph<double>(threads)) continue;
         so.n_max = n_max;
         so.threads = threads;
         const sptrsv::Comparison c = sptrsv::compare(lower, so);

@@ -252,8 +252,8 @@ PcgSolver::PcgSolver(const Csr<double>& a, Method m, const Csr<double>* factor, 
     s.lower_system = sptrsv::make_lower_system(*factor, {});
     s.upper_system = sptrsv::make_lower_system(sparse::transpose(*factor), {});
     if (sptrsv::uses_tassl(o.trsv)) {
-      s.lower_analysis = sptrsv::analyze(s.lower_system, {.n_max_limit = sptrsv::max_subgraph<double>()});
-      s.upper_analysis = sptrsv::analyze(s.upper_system, {.n_max_limit = sptrsv::max_subgraph<double>()});
+      s.lower_analysis = sptrsv::analyze(s.lower_system, sptrsv::limits_of<double>());
+      s.upper_analysis = sptrsv::analyze(s.upper_system, sptrsv::limits_of<double>());
     }
     s.analysis_ms = ms_since(ta);
     s.lower_solver = sptrsv::make_solver<double>(o.trsv, s.lower_system, &s.lower_analysis, {.scheduler = o.scheduler});

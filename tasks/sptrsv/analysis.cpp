@@ -125,25 +125,44 @@ LowerSystem make_lower_system(const Csr<double>& a, const SystemOptions& o) {
 
 Analysis analyze(const LowerSystem& s, const AnalysisOptions& o) {
   if (o.n_max_limit < 1) throw std::invalid_argument("sptrsv::analyze: n_max_limit must be positive");
-  if (o.n_max > o.n_max_limit)
-    throw std::invalid_argument("sptrsv: --nmax " + std::to_string(o.n_max) + " exceeds what one task holds in "
-                                "shared memory (" + std::to_string(o.n_max_limit) + ")");
   if (o.threads != 0 && !is_task_width(o.threads))
     throw std::invalid_argument("sptrsv: --threads takes " + std::to_string(kTasslThreads) + ", " +
                                 std::to_string(kWideTasslThreads) + " or auto, got " + std::to_string(o.threads));
+  // What a task of each width holds, and the widths the choice may take.
+  auto limit_of = [&](int threads) {
+    return threads == kWideTasslThreads && o.wide_n_max_limit > 0 ? o.wide_n_max_limit : o.n_max_limit;
+  };
   std::vector<ModelConstants> models;
+  index_t limit = 0;
   for (const ModelConstants& m : o.models)
-    if (is_task_width(m.threads) && (o.threads == 0 || m.threads == o.threads)) models.push_back(m);
+    if (is_task_width(m.threads) && (o.threads == 0 || m.threads == o.threads)) {
+      models.push_back(m);
+      limit = std::max(limit, limit_of(m.threads));
+    }
   if (models.empty())
     throw std::invalid_argument("sptrsv::analyze: no model for a task width of " +
                                 (o.threads == 0 ? std::string("256 or 512") : std::to_string(o.threads)) + " threads");
+  if (o.n_max > limit)
+    throw std::invalid_argument("sptrsv: --nmax " + std::to_string(o.n_max) + " exceeds what one task holds in "
+                                "shared memory (" + std::to_string(limit) + ")");
   Analysis a;
   if (o.n_max > 0) {
     a.candidates = {o.n_max};
   } else {
     for (index_t m = 32; m < o.n_max_limit; m *= 2) a.candidates.push_back(m);
     a.candidates.push_back(o.n_max_limit);
+    for (index_t m = 2 * o.n_max_limit; m <= limit && m <= 4 * o.n_max_limit; m *= 2) a.candidates.push_back(m);
+    // Once a candidate holds every row, a larger one gives the same partition.
+    const auto whole = std::find_if(a.candidates.begin(), a.candidates.end(), [&](index_t m) { return m >= s.lower.rows; });
+    if (whole != a.candidates.end()) a.candidates.erase(whole + 1, a.candidates.end());
   }
+  // Each candidate under the models of the widths that hold it.
+  auto models_for = [&](index_t n_max) {
+    std::vector<ModelConstants> fit;
+    for (const ModelConstants& m : models)
+      if (n_max <= limit_of(m.threads)) fit.push_back(m);
+    return fit;
+  };
   // Candidates are independent: analyse them concurrently, keep the best.
   const PartitionInput input(s.lower);
   input.prepare_orders(*std::min_element(a.candidates.begin(), a.candidates.end()));
@@ -153,7 +172,7 @@ Analysis analyze(const LowerSystem& s, const AnalysisOptions& o) {
   const auto schedule_threads = static_cast<unsigned>((cores + a.candidates.size() - 1) / a.candidates.size());
   std::vector<Candidate> tried(a.candidates.size());
   detail::run_each(a.candidates.size(), [&](std::size_t k) {
-    tried[k] = analyse_one(input, a.candidates[k], models, schedule_threads);
+    tried[k] = analyse_one(input, a.candidates[k], models_for(a.candidates[k]), schedule_threads);
   });
   Candidate best;
   bool have = false;

@@ -36,19 +36,20 @@ struct LowerSystem {
 LowerSystem make_lower_system(const Csr<double>& a, const SystemOptions& o);
 
 // Fitted to tassl-deps kernel times on an NVIDIA H200 (session 41: bench_sptrsv --sweep
-// over the quick set at n_max 32..6144 and both task widths, bench/fit_sptrsv_model.py;
+// over the quick set at n_max 32..24576 and both task widths, bench/fit_sptrsv_model.py;
 // docs/sptrsv.md, "Choosing n_max and the task width"): a solve starts and ends the
 // megakernel's blocks, a sub-graph level costs a task start behind a dependency, an
 // external slot of the schedule (an external row on the device) a share of a batch of
 // loads, an internal slot round a task-wide barrier and the dependent shared-memory
 // updates before it. One set of constants per task width: the wider task takes a large
 // slot in fewer rounds, but each round costs it more (a barrier of 16 warps).
-inline constexpr ModelConstants kDefaultModel{4.427e-6, 0.2002e-6, 0.2477e-6, kTasslThreads, 9.70e-6};
-inline constexpr ModelConstants kWideModel{4.540e-6, 0.1876e-6, 0.3043e-6, kWideTasslThreads, 9.45e-6};
+inline constexpr ModelConstants kDefaultModel{4.396e-6, 0.2041e-6, 0.2477e-6, kTasslThreads, 9.68e-6};
+inline constexpr ModelConstants kWideModel{4.449e-6, 0.2046e-6, 0.3188e-6, kWideTasslThreads, 9.42e-6};
 
 struct AnalysisOptions {
   index_t n_max = 0;          // 0: choose with the model among the candidates
-  index_t n_max_limit = 0;    // largest sub-graph a task can hold (shared memory); > 0
+  index_t n_max_limit = 0;    // largest sub-graph a 256-thread task holds (shared memory); > 0
+  index_t wide_n_max_limit = 0;  // the same for a 512-thread task; 0: n_max_limit
   int threads = 0;            // task width (kTasslThreads or kWideTasslThreads); 0: the model chooses
   // The models the choice compares, one per task width (ModelConstants::threads).
   std::vector<ModelConstants> models{kDefaultModel, kWideModel};
@@ -73,10 +74,20 @@ struct Analysis {
   std::vector<int> candidate_threads;     // this one
 };
 
-// Partition, schedule and layout of `s.lower`; with o.n_max = 0 every candidate
-// (powers of two from 32 up to the limit, and the limit) is analysed in parallel, each
-// under every task width's model (o.threads = 0) or the given width's, and the n_max and
-// width the model predicts fastest kept (plan.n_max, plan.threads).
+// The limits of both task widths in one precision (max_subgraph).
+template <class Real>
+AnalysisOptions limits_of(AnalysisOptions o = {}) {
+  o.n_max_limit = max_subgraph<Real>(kTasslThreads);
+  o.wide_n_max_limit = max_subgraph<Real>(kWideTasslThreads);
+  return o;
+}
+
+// Partition, schedule and layout of `s.lower`; with o.n_max = 0 every candidate (powers
+// of two from 32 up to the 256-thread limit, that limit, and twice and four times it up
+// to the 512-thread limit; none past the first that holds all rows, whose partition a
+// larger one would repeat) is analysed in parallel, each under the model of every task
+// width that holds it (o.threads = 0) or of the given width, and the n_max and width the
+// model predicts fastest kept (plan.n_max, plan.threads).
 Analysis analyze(const LowerSystem& s, const AnalysisOptions& o);
 
 }  // namespace apiary::sptrsv

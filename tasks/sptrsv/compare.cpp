@@ -129,9 +129,8 @@ Comparison compare(const Csr<double>& a, const CompareOptions& o) {
   const bool single = o.precision == Precision::single;
   const auto t0 = Clock::now();
   const Analysis an =
-      analyze(sys, {.n_max = o.n_max,
-                    .n_max_limit = single ? max_subgraph<float>() : max_subgraph<double>(),
-                    .threads = o.threads});
+      analyze(sys, single ? limits_of<float>({.n_max = o.n_max, .threads = o.threads})
+                          : limits_of<double>({.n_max = o.n_max, .threads = o.threads}));
   c.analysis_ms = ms_since(t0);
   const auto diag = o.system.unit_diagonal ? sparse::Diagonal::unit : sparse::Diagonal::keep;
   const Csr<double> triangle = sys.triangle == sparse::Triangle::lower ? sparse::lower_triangle(a, diag)

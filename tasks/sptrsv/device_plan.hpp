@@ -44,13 +44,18 @@ inline constexpr int kTasslThreads = 256;
 inline constexpr int kWideTasslThreads = 512;
 inline constexpr bool is_task_width(int threads) { return threads == kTasslThreads || threads == kWideTasslThreads; }
 
-// Shared memory for the unknowns of one sub-graph task: it bounds n_max.
+// Shared memory for the unknowns of one sub-graph task: it bounds n_max. A 256-thread
+// task's block shares its SM with another (registers); a 512-thread one has the SM to
+// itself, so it may hold four times as many unknowns.
 inline constexpr int kSubgraphSharedBytes = 48 * 1024;
+inline constexpr int kWideSubgraphSharedBytes = 4 * kSubgraphSharedBytes;
 
-// The largest sub-graph one task holds (the n_max limit): 6144 in double, 12288 in float.
+// The largest sub-graph one task of `threads` threads holds (the n_max limit): 6144 in
+// double and 12288 in float at 256 threads, four times that at 512.
 template <class Real>
-constexpr index_t max_subgraph() {
-  return static_cast<index_t>(kSubgraphSharedBytes / sizeof(Real));
+constexpr index_t max_subgraph(int threads = kTasslThreads) {
+  return static_cast<index_t>((threads == kWideTasslThreads ? kWideSubgraphSharedBytes : kSubgraphSharedBytes) /
+                              sizeof(Real));
 }
 
 // What a task needs of its sub-graph before its first load (the work item of the

@@ -2,7 +2,7 @@
 // solves the same LowerSystem, so benchmarks and tests treat them alike.
 //
 //   auto sys = sptrsv::make_lower_system(a, {});
-//   auto an = sptrsv::analyze(sys, {.n_max_limit = sptrsv::max_subgraph<double>()});
+//   auto an = sptrsv::analyze(sys, sptrsv::limits_of<double>());
 //   auto solver = sptrsv::make_solver<double>(sptrsv::Variant::tassl_deps, sys, an, {});
 //   solver->solve(d_b, d_x, 1, stream);
 #pragma once

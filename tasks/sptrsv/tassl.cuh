@@ -64,6 +64,9 @@ class TasslSolver final : public TriangularSolver<Real> {
  public:
   TasslSolver(Variant variant, const DevicePlan& plan, const SolverOptions& o) : variant_(variant), options_(o) {
     if (plan.threads != Threads) throw std::invalid_argument("TasslSolver: the plan is for another task width");
+    if (plan.largest > max_subgraph<Real>(Threads))
+      throw std::invalid_argument("TasslSolver: a sub-graph of " + std::to_string(plan.largest) +
+                                  " unknowns does not fit a task of " + std::to_string(Threads) + " threads");
     const auto t0 = std::chrono::steady_clock::now();
     n_ = plan.n;
     largest_ = plan.largest;
@@ -110,7 +113,7 @@ class TasslSolver final : public TriangularSolver<Real> {
     } else if (variant == Variant::tassl_kernels) {
       // Above 48 KiB of dynamic shared memory a kernel must opt in.
       APIARY_CUDA_CHECK(cudaFuncSetAttribute(solve_level_kernel<Real, Threads>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             static_cast<int>(subgraph_shared_bytes<Real>(max_subgraph<Real>()))));
+                                             static_cast<int>(subgraph_shared_bytes<Real>(max_subgraph<Real>(Threads)))));
     } else {
       throw std::invalid_argument("TasslSolver: not a TASSL variant");
     }

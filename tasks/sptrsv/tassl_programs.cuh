@@ -38,7 +38,7 @@ template <class Real, int Threads>
 struct SolveSubgraph {
   using Item = SubgraphTask;  // the header, so the solve starts without loading it
   static constexpr int threads = Threads;
-  static constexpr int shared_bytes = static_cast<int>(subgraph_shared_bytes<Real>(max_subgraph<Real>()));
+  static constexpr int shared_bytes = static_cast<int>(subgraph_shared_bytes<Real>(max_subgraph<Real>(Threads)));
   static constexpr const char* name = "SolveSubgraph";
 
   template <class Ctx>
@@ -90,7 +90,7 @@ template <class Real, int Threads>
 struct SolveLevel {
   using Item = index_t;  // the sub-graph
   static constexpr int threads = Threads;
-  static constexpr int shared_bytes = static_cast<int>(subgraph_shared_bytes<Real>(max_subgraph<Real>()));
+  static constexpr int shared_bytes = static_cast<int>(subgraph_shared_bytes<Real>(max_subgraph<Real>(Threads)));
   static constexpr const char* name = "SolveLevel";
 
   template <class Ctx>

@@ -162,4 +162,33 @@ TEST(SptrsvAnalysis, ModelPicksTheTaskWidth) {
                std::invalid_argument);
 }
 
+TEST(SptrsvAnalysis, WideTasksHoldLargerSubgraphs) {
+  const LowerSystem s =
+      make_lower_system(apiary::sparse::lower_triangle(apiary::sparse::poisson2d<double>(70, 60)), {});
+  const Analysis an = analyze(s, {.n_max_limit = 1000, .wide_n_max_limit = 4000});
+  EXPECT_EQ(an.candidates, (std::vector<index_t>{32, 64, 128, 256, 512, 1000, 2000, 4000}));
+  ASSERT_EQ(an.candidate_threads.size(), an.candidates.size());
+  for (std::size_t k = 0; k < an.candidates.size(); ++k)
+    if (an.candidates[k] > 1000) {
+      EXPECT_EQ(an.candidate_threads[k], kWideTasslThreads) << an.candidates[k];
+    }
+  // An n_max only the wide task holds takes it; the narrow task refuses it.
+  const Analysis big = analyze(s, {.n_max = 3000, .n_max_limit = 1000, .wide_n_max_limit = 4000});
+  EXPECT_EQ(big.plan.threads, kWideTasslThreads);
+  EXPECT_EQ(big.plan.largest, 3000);
+  EXPECT_EQ(check_device_plan(big.plan), "");
+  EXPECT_THROW(analyze(s, {.n_max = 3000, .n_max_limit = 1000, .wide_n_max_limit = 4000, .threads = kTasslThreads}),
+               std::invalid_argument);
+  EXPECT_THROW(analyze(s, {.n_max = 5000, .n_max_limit = 1000, .wide_n_max_limit = 4000}), std::invalid_argument);
+  // No candidate past the first that holds every row (300 here): it would repeat it.
+  const LowerSystem small =
+      make_lower_system(apiary::sparse::lower_triangle(apiary::sparse::poisson2d<double>(20, 15)), {});
+  EXPECT_EQ(analyze(small, {.n_max_limit = 1000, .wide_n_max_limit = 4000}).candidates,
+            (std::vector<index_t>{32, 64, 128, 256, 512}));
+  // The precision's limits: four times as many unknowns in a wide task.
+  EXPECT_EQ(limits_of<double>().n_max_limit, 6144);
+  EXPECT_EQ(limits_of<double>().wide_n_max_limit, 4 * 6144);
+  EXPECT_EQ(limits_of<float>().wide_n_max_limit, 8 * 6144);
+}
+
 }  // namespace
