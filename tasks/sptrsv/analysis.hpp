@@ -83,9 +83,9 @@ AnalysisOptions limits_of(AnalysisOptions o = {}) {
 }
 
 // Partition, schedule and layout of `s.lower`; with o.n_max = 0 every candidate (powers
-// of two from 32 up to the 256-thread limit, that limit, and twice and four times it up
-// to the 512-thread limit; none past the first that holds all rows, whose partition a
-// larger one would repeat) is analysed in parallel, each under the model of every task
+// of two from 32 up to the 256-thread limit, that limit and the 512-thread limit; none
+// past the first that holds all rows, whose partition a larger one would repeat) is
+// analysed in parallel, each under the model of every task
 // width that holds it (o.threads = 0) or of the given width, and the n_max and width the
 // model predicts fastest kept (plan.n_max, plan.threads).
 Analysis analyze(const LowerSystem& s, const AnalysisOptions& o);

@@ -166,7 +166,7 @@ TEST(SptrsvAnalysis, WideTasksHoldLargerSubgraphs) {
   const LowerSystem s =
       make_lower_system(apiary::sparse::lower_triangle(apiary::sparse::poisson2d<double>(70, 60)), {});
   const Analysis an = analyze(s, {.n_max_limit = 1000, .wide_n_max_limit = 4000});
-  EXPECT_EQ(an.candidates, (std::vector<index_t>{32, 64, 128, 256, 512, 1000, 2000, 4000}));
+  EXPECT_EQ(an.candidates, (std::vector<index_t>{32, 64, 128, 256, 512, 1000, 4000}));
   ASSERT_EQ(an.candidate_threads.size(), an.candidates.size());
   for (std::size_t k = 0; k < an.candidates.size(); ++k)
     if (an.candidates[k] > 1000) {
