@@ -156,7 +156,8 @@ Analysis analyze(const LowerSystem& s, const AnalysisOptions& o) {
     // faster than both its neighbours (session 41), and each candidate costs analysis time.
     if (limit > o.n_max_limit) a.candidates.push_back(limit);
     // Once a candidate holds every row, a larger one gives the same partition.
-    const auto whole = std::find_if(a.candidates.begin(), a.candidates.end(), [&](index_t m) { return m >= s.lower.rows; });
+    const auto whole =
+        std::find_if(a.candidates.begin(), a.candidates.end(), [&](index_t m) { return m >= s.lower.rows; });
     if (whole != a.candidates.end()) a.candidates.erase(whole + 1, a.candidates.end());
   }
   // Each candidate under the models of the widths that hold it (none past `limit`).

@@ -63,7 +63,7 @@ struct Analysis {
   std::int64_t external_edges = 0;
   index_t total_slots = 0;
   double predicted_seconds = 0;    // the model's estimate for the chosen n_max and width
-  // Its terms: predicted = alpha * levels + tau_external * path_external_slots +
+  // Its terms: predicted = start + alpha * levels + tau_external * path_external_slots +
   // tau_internal * path_internal_slots (slot rounds, see ModelConstants::threads),
   // summed over the slowest sub-graph of each level
   // (what a fit of the constants to measured times needs).
@@ -85,9 +85,9 @@ AnalysisOptions limits_of(AnalysisOptions o = {}) {
 // Partition, schedule and layout of `s.lower`; with o.n_max = 0 every candidate (powers
 // of two from 32 up to the 256-thread limit, that limit and the 512-thread limit; none
 // past the first that holds all rows, whose partition a larger one would repeat) is
-// analysed in parallel, each under the model of every task
-// width that holds it (o.threads = 0) or of the given width, and the n_max and width the
-// model predicts fastest kept (plan.n_max, plan.threads).
+// analysed in parallel, each under the model of every task width that holds it
+// (o.threads = 0) or of the given width, and the n_max and width the model predicts
+// fastest kept (plan.n_max, plan.threads).
 Analysis analyze(const LowerSystem& s, const AnalysisOptions& o);
 
 }  // namespace apiary::sptrsv

@@ -112,8 +112,9 @@ class TasslSolver final : public TriangularSolver<Real> {
       phases_rt_ = std::make_unique<Runtime<TasslPhasesProgram<Real, Threads>, TasslEnv<Real>>>(ro, env_);
     } else if (variant == Variant::tassl_kernels) {
       // Above 48 KiB of dynamic shared memory a kernel must opt in.
-      APIARY_CUDA_CHECK(cudaFuncSetAttribute(solve_level_kernel<Real, Threads>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             static_cast<int>(subgraph_shared_bytes<Real>(max_subgraph<Real>(Threads)))));
+      const auto most = static_cast<int>(subgraph_shared_bytes<Real>(max_subgraph<Real>(Threads)));
+      APIARY_CUDA_CHECK(
+          cudaFuncSetAttribute(solve_level_kernel<Real, Threads>, cudaFuncAttributeMaxDynamicSharedMemorySize, most));
     } else {
       throw std::invalid_argument("TasslSolver: not a TASSL variant");
     }
@@ -130,8 +131,8 @@ class TasslSolver final : public TriangularSolver<Real> {
       const std::size_t smem = subgraph_shared_bytes<Real>(largest_);
       for (std::size_t k = 0; k + 1 < level_ptr_host_.size(); ++k) {
         const index_t count = level_ptr_host_[k + 1] - level_ptr_host_[k];
-        solve_level_kernel<Real, Threads><<<count, Threads, smem, stream>>>(env_.plan, order_.data() + level_ptr_host_[k],
-                                                                            d_b, d_x, rhs);
+        solve_level_kernel<Real, Threads>
+            <<<count, Threads, smem, stream>>>(env_.plan, order_.data() + level_ptr_host_[k], d_b, d_x, rhs);
         APIARY_CUDA_CHECK_LAUNCH();
       }
       return;
