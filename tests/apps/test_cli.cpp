@@ -241,6 +241,9 @@ TEST(Cli, SptrsvBadInputGivesOneLine) {
   EXPECT_NE(full.err.find("not triangular"), std::string::npos) << full.err;
   EXPECT_NE(full.err.find("--lower or --upper"), std::string::npos) << full.err;
   expect_one_line_error(run_apiary({"sptrsv", "poisson2d:10", "--lower", "--nmax", "zero"}), "sptrsv --nmax");
+  const RunResult threads = run_apiary({"sptrsv", "poisson2d:10", "--lower", "--threads", "300"});
+  expect_one_line_error(threads, "sptrsv --threads");
+  EXPECT_NE(threads.err.find("--threads takes 256, 512 or 'auto'"), std::string::npos) << threads.err;
   expect_one_line_error(run_apiary({"sptrsv", "poisson2d:10", "--lower", "--variant", "magic"}), "sptrsv --variant");
   expect_one_line_error(run_apiary({"sptrsv", "poisson2d:10", "--lower", "--precision", "half"}),
                         "sptrsv --precision");
@@ -259,6 +262,7 @@ TEST(Cli, SptrsvSolvesWithEveryVariant) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const nlohmann::json j = parse_json(r);
   EXPECT_EQ(j["n"], 3600);
+  EXPECT_TRUE(j["threads"] == 256 || j["threads"] == 512) << j.dump(2);
   ASSERT_EQ(j["results"].size(), 6u) << j.dump(2);
   for (const auto& res : j["results"]) {
     EXPECT_FALSE(res.contains("error")) << res.dump();
