@@ -53,11 +53,14 @@ def sptrsv(data):
             vs_syncfree.append(sf["solve_ms"] / deps["solve_ms"])
         if c["n"] >= 10000:
             big.append(ratio)
-        rows.append([c["matrix"], c["n"], c["nnz"], c["row_levels"], c["n_max"],
+        # The task width since session 41 (files from before it have none: 256 threads).
+        n_max = f'{c["n_max"]} x {c["threads"]}' if "threads" in c else str(c["n_max"])
+        rows.append([c["matrix"], c["n"], c["nnz"], c["row_levels"], n_max,
                      f'{c["subgraphs"]} / {c["subgraph_levels"]}', f'{cu["solve_ms"]:.4f}', f'{deps["solve_ms"]:.4f}',
                      span(deps, "min_ms", "max_ms", form=".4f"), f"{ratio:.2f}x"])
     out = ["## Sparse triangular solve (tassl-deps against cuSPARSE SpSV)", ""]
-    out += table(["matrix", "n", "nnz", "row levels", "n_max", "sub-graphs / levels", "cuSPARSE ms", "tassl-deps ms",
+    out += table(["matrix", "n", "nnz", "row levels", "n_max x threads", "sub-graphs / levels", "cuSPARSE ms",
+                  "tassl-deps ms",
                   "tassl-deps range", "speedup"], rows)
     faster = sum(1 for r in big if r > 1)
     out += ["", f"Faster than cuSPARSE on {sum(1 for r in vs_cusparse if r > 1)} of {len(vs_cusparse)} matrices "
