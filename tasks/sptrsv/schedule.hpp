@@ -113,7 +113,7 @@ struct ModelConstants {
   // Threads of the task that runs a sub-graph; 0: as many as any slot has edges (the
   // paper's assumption). Otherwise a slot of e edges costs ceil(e / threads) rounds.
   int threads = 0;
-  double start = 0;  // per solve (the blocks' start and exit: wider blocks cost more)
+  double start = 0;  // per solve (the megakernel blocks' start and exit)
 };
 
 // Slot rounds of sub-graph g (external or internal slots): its slot count, or with
