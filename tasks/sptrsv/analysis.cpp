@@ -150,25 +150,25 @@ Analysis analyze(const LowerSystem& s, const AnalysisOptions& o) {
   if (o.n_max > 0) {
     a.candidates = {o.n_max};
   } else {
-    for (index_t m = 32; m < o.n_max_limit; m *= 2) a.candidates.push_back(m);
-    a.candidates.push_back(o.n_max_limit);
+    const index_t narrow = std::min(o.n_max_limit, limit);
+    for (index_t m = 32; m < narrow; m *= 2) a.candidates.push_back(m);
+    a.candidates.push_back(narrow);
     // The wide task's limit, but not the sizes between: on the quick set none was
     // faster than both its neighbours (session 41), and each candidate costs analysis time.
-    if (limit > o.n_max_limit) a.candidates.push_back(limit);
+    if (limit > narrow) a.candidates.push_back(limit);
     // Once a candidate holds every row, a larger one gives the same partition.
     const auto whole =
         std::find_if(a.candidates.begin(), a.candidates.end(), [&](index_t m) { return m >= s.lower.rows; });
     if (whole != a.candidates.end()) a.candidates.erase(whole + 1, a.candidates.end());
   }
-  // Each candidate under the models of the widths that hold it (none past `limit`).
+  // Each candidate under the models of the widths that hold it (every candidate is at
+  // most `limit`, so at least one does).
   auto models_for = [&](index_t n_max) {
     std::vector<ModelConstants> fit;
     for (const ModelConstants& m : models)
       if (n_max <= limit_of(m.threads)) fit.push_back(m);
     return fit;
   };
-  std::erase_if(a.candidates, [&](index_t m) { return m > limit; });
-  if (a.candidates.empty()) a.candidates.push_back(limit);
   // Candidates are independent: analyse them concurrently, keep the best.
   const PartitionInput input(s.lower);
   input.prepare_orders(*std::min_element(a.candidates.begin(), a.candidates.end()));

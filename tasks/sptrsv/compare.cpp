@@ -128,9 +128,8 @@ Comparison compare(const Csr<double>& a, const CompareOptions& o) {
   APIARY_CUDA_CHECK(cudaFree(nullptr));  // create the context now, not in the first variant's set-up time
   const bool single = o.precision == Precision::single;
   const auto t0 = Clock::now();
-  const Analysis an =
-      analyze(sys, single ? limits_of<float>({.n_max = o.n_max, .threads = o.threads})
-                          : limits_of<double>({.n_max = o.n_max, .threads = o.threads}));
+  const AnalysisOptions asked{.n_max = o.n_max, .threads = o.threads};
+  const Analysis an = analyze(sys, single ? limits_of<float>(asked) : limits_of<double>(asked));
   c.analysis_ms = ms_since(t0);
   const auto diag = o.system.unit_diagonal ? sparse::Diagonal::unit : sparse::Diagonal::keep;
   const Csr<double> triangle = sys.triangle == sparse::Triangle::lower ? sparse::lower_triangle(a, diag)
