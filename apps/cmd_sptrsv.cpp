@@ -26,6 +26,7 @@ struct SptrsvArgs {
   std::string precision = "double";
   std::string nmax = "auto";
   std::string threads = "auto";
+  std::string split = "auto";
   bool lower = false, upper = false, unit = false, json = false;
   int rhs = 1;
   int reps = 5;
@@ -80,6 +81,13 @@ void run_sptrsv(const SptrsvArgs& args) {
   } else if (args.threads != "auto") {
     throw std::invalid_argument("--threads takes 256, 512 or 'auto', got '" + args.threads + "'");
   }
+  if (args.split == "heuristic") {
+    o.split = sptrsv::Split::heuristic;
+  } else if (args.split == "bands") {
+    o.split = sptrsv::Split::bands;
+  } else if (args.split != "auto") {
+    throw std::invalid_argument("--split takes heuristic, bands or 'auto', got '" + args.split + "'");
+  }
   o.rhs = args.rhs;
   o.reps = args.reps;
   // Input errors come first (they need no GPU); compare() then checks for a device.
@@ -126,6 +134,10 @@ void add_sptrsv_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--threads", args->threads,
                   "threads per TASSL sub-graph task: 256, 512, or auto (the performance model chooses with n_max)")
+      ->capture_default_str();
+  cmd->add_option("--split", args->split,
+                  "how TASSL splits components larger than n_max: heuristic (the paper's), bands (of row levels), or "
+                  "auto (the performance model chooses with n_max)")
       ->capture_default_str();
   cmd->add_option("--reps", args->reps, "timed solves per variant (median reported)")
       ->check(CLI::PositiveNumber)

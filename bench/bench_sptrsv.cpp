@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "runtime/device.hpp"
+#include "sparse/analysis.hpp"
 #include "sparse/generators.hpp"
 #include "sparse/matrix_market.hpp"
 #include "sparse/transform.hpp"
@@ -71,6 +72,7 @@ int main(int argc, char** argv) {
   int reps = 5;
   std::string scheduler = "megakernel";
   std::string sweep_path;
+  std::vector<std::string> only;
   app.add_option("--set", set, "quick or full")->check(CLI::IsMember({"quick", "full"}))->capture_default_str();
   app.add_option("--matrices", folder, "folder of .mtx/.mtx.gz files (real matrices)");
   app.add_option("--csv", csv_path, "CSV output")->capture_default_str();
@@ -80,6 +82,8 @@ int main(int argc, char** argv) {
   app.add_option("--sweep", sweep_path,
                  "also time tassl-deps and tassl-kernels at fixed n_max 32..24576 and both task widths (as far as "
                  "each holds) and write the model's terms with the times to this CSV (to fit the model constants)");
+  app.add_option("--only", only, "run only the matrices of these names (e.g. nh2010,poisson3d:100,blocks8x6000@1%)")
+      ->delimiter(',');
   CLI11_PARSE(app, argc, argv);
   if (const auto reason = no_device_reason()) {
     std::fprintf(stderr, "bench_sptrsv: no GPU available (%s)\n", reason->c_str());
@@ -101,7 +105,7 @@ int main(int argc, char** argv) {
   fmt::print("device {}\n", describe(query_device()));
 
   std::ofstream csv(csv_path);
-  csv << "matrix,kind,n,nnz,row_levels,n_max,threads,subgraphs,subgraph_levels,internal_share,analysis_ms,variant,"
+  csv << "matrix,kind,n,nnz,row_levels,n_max,threads,split,subgraphs,subgraph_levels,internal_share,analysis_ms,variant,"
          "scheduler,setup_ms,solve_ms,kernel_ms,gflops,residual,speedup_vs_cusparse,break_even\n";
   nlohmann::json all = nlohmann::json::array();
   sptrsv::CompareOptions o;
@@ -117,30 +121,42 @@ int main(int argc, char** argv) {
   std::ofstream sweep;
   if (!sweep_path.empty()) {
     sweep.open(sweep_path);
-    sweep << "matrix,n_max,threads,variant,solve_ms,kernel_ms,levels,path_external_slots,path_internal_slots,"
+    sweep << "matrix,n_max,threads,split,variant,solve_ms,kernel_ms,levels,path_external_slots,path_internal_slots,"
              "predicted_ms\n";
   }
   auto run_sweep = [&](const std::string& name, const Csr<double>& lower) {
     sptrsv::CompareOptions so = o;
     so.variants = {sptrsv::Variant::tassl_deps, sptrsv::Variant::tassl_kernels};
-    for (index_t n_max : {32, 128, 512, 2048, 6144, 12288, 24576})
+    // Bands split only components larger than n_max; below that both splits are the same.
+    const sparse::Components comps = sparse::weakly_connected_components(lower);
+    std::vector<index_t> comp_size(static_cast<std::size_t>(comps.count), 0);
+    for (index_t c : comps.label) ++comp_size[static_cast<std::size_t>(c)];
+    const index_t largest = comp_size.empty() ? 0 : *std::max_element(comp_size.begin(), comp_size.end());
+    for (sptrsv::Split split : {sptrsv::Split::heuristic, sptrsv::Split::bands})
+    for (index_t n_max : {32, 128, 512, 2048, 4096, 6144, 24576})
       for (int threads : {sptrsv::kTasslThreads, sptrsv::kWideTasslThreads}) {
         if (n_max > sptrsv::max_subgraph<double>(threads)) continue;
+        if (split == sptrsv::Split::bands && n_max >= largest) continue;
         so.n_max = n_max;
         so.threads = threads;
+        so.split = split;
         const sptrsv::Comparison c = sptrsv::compare(lower, so);
         for (const auto& r : c.results)
           if (r.error.empty())
-            sweep << fmt::format("{},{},{},{},{:.5f},{},{},{},{},{:.5f}\n", name, n_max, threads,
-                                 to_string(r.variant), r.solve_ms,
+            sweep << fmt::format("{},{},{},{},{},{:.5f},{},{},{},{},{:.5f}\n", name, n_max, threads,
+                                 sptrsv::split_name(split), to_string(r.variant), r.solve_ms,
                                  r.kernel_ms ? fmt::format("{:.5f}", *r.kernel_ms) : "", c.analysis.plan.levels(),
                                  c.analysis.path_external_slots, c.analysis.path_internal_slots,
                                  c.analysis.predicted_seconds * 1e3);
       }
   };
   std::size_t done = 0;
+  auto wanted = [&](const std::string& name) {
+    return only.empty() || std::find(only.begin(), only.end(), name) != only.end();
+  };
   auto run_one = [&](const std::string& name, const std::string& kind, const Csr<double>& lower) {
     ++done;
+    if (!wanted(name)) return;
     fmt::print("[{}/{}] {} (n {}, nnz {}) ... ", done, total, name, lower.rows, lower.nnz());
     std::fflush(stdout);
     sptrsv::Comparison c;
@@ -159,8 +175,9 @@ int main(int argc, char** argv) {
                              : double(a.internal_edges) / double(a.internal_edges + a.external_edges);
     for (const auto& r : c.results) {
       const auto be = c.break_even(r);
-      csv << fmt::format("{},{},{},{},{},{},{},{},{},{:.4f},{:.3f},{},{},{:.4f},{:.5f},{},{:.3f},{:.3e},{},{}\n", name,
-                         kind, c.n, c.nnz, a.row_levels, a.plan.n_max, a.plan.threads, a.plan.subgraphs,
+      csv << fmt::format("{},{},{},{},{},{},{},{},{},{},{:.4f},{:.3f},{},{},{:.4f},{:.5f},{},{:.3f},{:.3e},{},{}\n", name,
+                         kind, c.n, c.nnz, a.row_levels, a.plan.n_max, a.plan.threads,
+                         sptrsv::split_name(a.split), a.plan.subgraphs,
                          a.plan.levels(), share,
                          c.analysis_ms, to_string(r.variant), r.scheduler ? to_string(*r.scheduler) : "",
                          r.setup_ms, r.error.empty() ? r.solve_ms : NAN,
@@ -183,17 +200,23 @@ int main(int argc, char** argv) {
       if (!r.error.empty()) fmt::print("  {} failed: {}\n", to_string(r.variant), r.error);
   };
   for (const auto& f : files) {
+    std::string name = f.filename().string();
+    name = name.substr(0, name.find(".mtx"));
+    if (!wanted(name)) {
+      ++done;
+      continue;
+    }
     const Csr<double> a = sparse::read_csr<double>(f);
     if (!a.is_square()) {
       ++done;
       continue;
     }
-    std::string name = f.filename().string();
-    name = name.substr(0, name.find(".mtx"));
     run_one(name, "real",
             sparse::dominant_diagonal(sparse::lower_triangle(a, sparse::Diagonal::add_missing, 1.0)));
   }
-  for (const auto& s : specs) run_one(s, "poisson", sparse::lower_triangle(sparse::generate<double>(s)));
+  for (const auto& s : specs)
+    if (wanted(s)) run_one(s, "poisson", sparse::lower_triangle(sparse::generate<double>(s)));
+    else ++done;
   for (const auto& [name, l] : synthetic(set)) run_one(name, "synthetic", l);
 
   if (!json_path.empty()) std::ofstream(json_path) << all.dump(1) << "\n";

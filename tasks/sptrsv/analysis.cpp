@@ -1,6 +1,7 @@
 #include "tasks/sptrsv/analysis.hpp"
 
 #include <algorithm>
+#include <array>
 #include <numeric>
 #include <span>
 #include <stdexcept>
@@ -53,6 +54,12 @@ struct Candidate {
   std::int64_t path_external = 0, path_internal = 0;
 };
 
+// The n_max candidates tried with Split::bands when the split is the model's choice. Bands
+// pay where the heuristic chains sub-graphs over few row levels (nh2010, cs4,
+// commanche_dual); on the quick set the best bands were at 128-4096 (session 42), and
+// each candidate costs analysis time.
+constexpr std::array<index_t, 3> kBandSizes{128, 512, 2048};
+
 // The smallest range of a parallel pass, in vertices or edges: the candidates' slots (on
 // their share of the threads) and the passes after the choice (on all). With the pool's
 // threads started once, a range this small still pays: 2^16 for the candidates left
@@ -67,10 +74,10 @@ constexpr std::size_t kMinRange = std::size_t{1} << 13;
 // slots (with nine candidates on a 16-core host, a candidate's time is the analysis's
 // critical path). Levels gathered by the slots pass itself saved CPU time and made the
 // analysis 10-15% slower there (blocks16x16000@0.1%, nh2010; H200 host, session 29).
-Candidate analyse_one(const PartitionInput& in, index_t n_max, std::span<const ModelConstants> models,
+Candidate analyse_one(const PartitionInput& in, index_t n_max, Split split, std::span<const ModelConstants> models,
                       unsigned threads) {
   Candidate c;
-  c.p = partition(in, n_max, &c.stats);
+  c.p = partition(in, n_max, &c.stats, split);
   detail::side_by_side(
       [&] { c.dag = detail::subgraph_dag_of_feasible(in.lower, c.p, detail::DagContent::levels); },
       [&] {
@@ -94,6 +101,8 @@ Candidate analyse_one(const PartitionInput& in, index_t n_max, std::span<const M
 }
 
 }  // namespace
+
+const char* split_name(Split s) { return s == Split::bands ? "bands" : "heuristic"; }
 
 LowerSystem make_lower_system(const Csr<double>& a, const SystemOptions& o) {
   sparse::require_square(a, "sptrsv");
@@ -146,6 +155,7 @@ Analysis analyze(const LowerSystem& s, const AnalysisOptions& o) {
   if (o.n_max > limit)
     throw std::invalid_argument("sptrsv: --nmax " + std::to_string(o.n_max) + " exceeds what one task holds in "
                                 "shared memory (" + std::to_string(limit) + ")");
+  const PartitionInput input(s.lower);
   Analysis a;
   if (o.n_max > 0) {
     a.candidates = {o.n_max};
@@ -161,6 +171,24 @@ Analysis analyze(const LowerSystem& s, const AnalysisOptions& o) {
         std::find_if(a.candidates.begin(), a.candidates.end(), [&](index_t m) { return m >= s.lower.rows; });
     if (whole != a.candidates.end()) a.candidates.erase(whole + 1, a.candidates.end());
   }
+  // Each n_max with each split asked for. When the model chooses the split, bands are
+  // tried at a few sizes only (kBandSizes), and only where a component is larger than
+  // n_max: below that both splits are the same.
+  index_t largest = 0;
+  for (index_t c = 0; c < input.components; ++c) largest = std::max(largest, input.comp_ptr[c + 1] - input.comp_ptr[c]);
+  const std::vector<index_t> sizes = std::move(a.candidates);
+  a.candidates.clear();
+  auto tried_in_bands = [&](index_t m) {
+    return o.split || o.n_max > 0 ||
+           (m < largest && std::find(kBandSizes.begin(), kBandSizes.end(), m) != kBandSizes.end());
+  };
+  for (Split split : {Split::heuristic, Split::bands})
+    if (!o.split || *o.split == split)
+      for (index_t m : sizes)
+        if (split == Split::heuristic || tried_in_bands(m)) {
+          a.candidates.push_back(m);
+          a.candidate_splits.push_back(split);
+        }
   // Each candidate under the models of the widths that hold it (every candidate is at
   // most `limit`, so at least one does).
   auto models_for = [&](index_t n_max) {
@@ -170,7 +198,6 @@ Analysis analyze(const LowerSystem& s, const AnalysisOptions& o) {
     return fit;
   };
   // Candidates are independent: analyse them concurrently, keep the best.
-  const PartitionInput input(s.lower);
   input.prepare_orders(*std::min_element(a.candidates.begin(), a.candidates.end()));
   // The hardware threads shared out between the candidates' schedules (the largest step
   // of a candidate): 2 each for nine candidates on 16 threads, all for a given n_max.
@@ -178,15 +205,18 @@ Analysis analyze(const LowerSystem& s, const AnalysisOptions& o) {
   const auto schedule_threads = static_cast<unsigned>((cores + a.candidates.size() - 1) / a.candidates.size());
   std::vector<Candidate> tried(a.candidates.size());
   detail::run_each(a.candidates.size(), [&](std::size_t k) {
-    tried[k] = analyse_one(input, a.candidates[k], models_for(a.candidates[k]), schedule_threads);
+    tried[k] = analyse_one(input, a.candidates[k], a.candidate_splits[k], models_for(a.candidates[k]),
+                           schedule_threads);
   });
   Candidate best;
   bool have = false;
-  for (Candidate& c : tried) {
+  for (std::size_t k = 0; k < tried.size(); ++k) {
+    Candidate& c = tried[k];
     a.candidate_seconds.push_back(c.seconds);
     a.candidate_threads.push_back(c.threads);
     if (!have || c.seconds < best.seconds) {
       best = std::move(c);
+      a.split = a.candidate_splits[k];
       have = true;
     }
   }

@@ -51,6 +51,8 @@ struct AnalysisOptions {
   index_t n_max_limit = 0;    // largest sub-graph a 256-thread task holds (shared memory); > 0
   index_t wide_n_max_limit = 0;  // the same for a 512-thread task; 0: n_max_limit
   int threads = 0;            // task width (kTasslThreads or kWideTasslThreads); 0: the model chooses
+  // How components larger than n_max are split; unset: the model compares both.
+  std::optional<Split> split{};
   // The models the choice compares, one per task width (ModelConstants::threads).
   std::vector<ModelConstants> models{kDefaultModel, kWideModel};
 };
@@ -69,10 +71,15 @@ struct Analysis {
   // (what a fit of the constants to measured times needs).
   std::int64_t path_external_slots = 0;
   std::int64_t path_internal_slots = 0;
-  std::vector<index_t> candidates;  // n_max values the model compared
-  std::vector<double> candidate_seconds;  // each at its fastest task width,
+  Split split = Split::heuristic;  // how the chosen partition split large components
+  std::vector<index_t> candidates;  // n_max values the model compared,
+  std::vector<Split> candidate_splits;    // each with this split,
+  std::vector<double> candidate_seconds;  // at its fastest task width,
   std::vector<int> candidate_threads;     // this one
 };
+
+// "heuristic" or "bands" (reports, --split).
+const char* split_name(Split s);
 
 // The limits of both task widths in one precision (max_subgraph).
 template <class Real>
@@ -84,10 +91,11 @@ AnalysisOptions limits_of(AnalysisOptions o = {}) {
 
 // Partition, schedule and layout of `s.lower`; with o.n_max = 0 every candidate (powers
 // of two from 32 up to the 256-thread limit, that limit and the 512-thread limit; none
-// past the first that holds all rows, whose partition a larger one would repeat) is
-// analysed in parallel, each under the model of every task width that holds it
-// (o.threads = 0) or of the given width, and the n_max and width the model predicts
-// fastest kept (plan.n_max, plan.threads).
+// past the first that holds all rows, whose partition a larger one would repeat; each
+// with either split unless o.split names one) is analysed in parallel, each under the
+// model of every task width that holds it (o.threads = 0) or of the given width, and the
+// n_max, split and width the model predicts fastest kept (plan.n_max, split,
+// plan.threads).
 Analysis analyze(const LowerSystem& s, const AnalysisOptions& o);
 
 }  // namespace apiary::sptrsv

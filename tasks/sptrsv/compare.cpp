@@ -128,7 +128,7 @@ Comparison compare(const Csr<double>& a, const CompareOptions& o) {
   APIARY_CUDA_CHECK(cudaFree(nullptr));  // create the context now, not in the first variant's set-up time
   const bool single = o.precision == Precision::single;
   const auto t0 = Clock::now();
-  const AnalysisOptions asked{.n_max = o.n_max, .threads = o.threads};
+  const AnalysisOptions asked{.n_max = o.n_max, .threads = o.threads, .split = o.split};
   const Analysis an = analyze(sys, single ? limits_of<float>(asked) : limits_of<double>(asked));
   c.analysis_ms = ms_since(t0);
   const auto diag = o.system.unit_diagonal ? sparse::Diagonal::unit : sparse::Diagonal::keep;
@@ -170,10 +170,10 @@ std::string format_comparison(const Comparison& c) {
                                 c.triangle == sparse::Triangle::lower ? "lower" : "upper", c.n, c.nnz,
                                 to_string(c.precision), c.unit_diagonal ? "unit diagonal, " : "", c.rhs);
   out += fmt::format(
-      "analysis {:.3f} ms: n_max {}{}, tasks of {} threads, {} sub-graphs in {} sub-graph levels ({} row levels), "
-      "internal edges {:.1f}%, {} slots; model: {:.4f} ms\n",
-      c.analysis_ms, a.plan.n_max, a.candidates.size() > 1 ? " (model)" : "", a.plan.threads, a.plan.subgraphs,
-      a.plan.levels(),
+      "analysis {:.3f} ms: n_max {}{}, tasks of {} threads, split by {}, {} sub-graphs in {} sub-graph levels ({} "
+      "row levels), internal edges {:.1f}%, {} slots; model: {:.4f} ms\n",
+      c.analysis_ms, a.plan.n_max, a.candidates.size() > 1 ? " (model)" : "", a.plan.threads, split_name(a.split),
+      a.plan.subgraphs, a.plan.levels(),
       a.row_levels, 100.0 * share, a.total_slots, a.predicted_seconds * 1e3);
   const VariantResult* cu = c.find(Variant::cusparse);
   out += fmt::format("{:<26} {:>10} {:>11} {:>11} {:>9} {:>10} {:>10} {:>11}\n", "variant", "setup ms", "solve ms",
@@ -217,6 +217,8 @@ nlohmann::json to_json(const Comparison& c) {
     }
     results.push_back(j);
   }
+  std::vector<std::string> splits;
+  for (Split s : a.candidate_splits) splits.emplace_back(split_name(s));
   return {{"n", c.n},
           {"nnz", c.nnz},
           {"triangle", c.triangle == sparse::Triangle::lower ? "lower" : "upper"},
@@ -226,7 +228,9 @@ nlohmann::json to_json(const Comparison& c) {
           {"analysis_ms", c.analysis_ms},
           {"n_max", a.plan.n_max},
           {"threads", a.plan.threads},
+          {"split", split_name(a.split)},
           {"n_max_candidates", a.candidates},
+          {"candidate_splits", splits},
           {"predicted_seconds", a.candidate_seconds},
           {"candidate_threads", a.candidate_threads},
           {"subgraphs", a.plan.subgraphs},

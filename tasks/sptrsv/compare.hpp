@@ -28,6 +28,7 @@ struct CompareOptions {
   SystemOptions system;
   index_t n_max = 0;  // 0: the model chooses
   int threads = 0;    // TASSL task width (256 or 512); 0: the model chooses
+  std::optional<Split> split{};  // how large components are split; unset: the model chooses
   Precision precision = Precision::double_;
   int rhs = 1;
   int reps = 5;    // timed solves per variant (after one warm-up solve)

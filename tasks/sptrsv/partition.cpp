@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <utility>
@@ -125,6 +126,113 @@ class Splitter {
   std::vector<std::size_t> past_full_;  // for a full sub-graph: a later one, every one between full
 };
 
+// Split::bands on one component: bands of consecutive row levels, each as many levels as
+// keep every one of its own components (edges inside the band only) within n_max. Each
+// such component is a sub-graph, merged with the band's others up to n_max; bands are
+// numbered in level order. One level always fits (it has no edge inside), so a band
+// always has a level.
+//
+// Feasible: an edge goes to a higher row level, so to the same band or a later one, and
+// within a band it stays inside one component. A path of sub-graphs visits one per band,
+// so sub-graph levels never outnumber row levels (nor the bands).
+//
+// It walks the component's visiting order (PartitionInput::visit_order, criterion 0),
+// whose frontiers are its row levels, so a band is a range of positions and a parent is
+// in the band when its position is at or after the band's first. The components of the
+// band grow by union-find as each level joins; the first level that would make one larger
+// than n_max ends the band and starts the next, and the band's components are then made
+// again without it. Every vertex and edge is seen at most twice per candidate.
+class BandSplitter {
+ public:
+  BandSplitter(const PartitionInput& in, index_t n_max) : in_(in), n_max_(n_max) {}
+
+  // Sub-graphs for component c, numbered from next_id on.
+  void split(index_t c, std::vector<index_t>& part, index_t& next_id, PartitionStats& st) {
+    order_ = in_.visit_order(c, 0);
+    parents_ = in_.visit_parents(c, 0);
+    const std::span<const index_t> levels = in_.frontiers(c);
+    root_.resize(order_.size());
+    size_.resize(order_.size());
+    group_.assign(order_.size(), -1);
+    std::size_t band = 0;  // first position of the open band
+    for (std::size_t f = 0; f + 1 < levels.size(); ++f) {
+      const auto begin = static_cast<std::size_t>(levels[f]), end = static_cast<std::size_t>(levels[f + 1]);
+      if (!join(band, begin, end)) {
+        emit(band, begin, part, next_id, st);
+        band = begin;
+        ++st.band_cuts;
+        for (std::size_t q = begin; q < end; ++q) reset(q);  // a level alone has no edge inside
+      }
+    }
+    emit(band, order_.size(), part, next_id, st);
+  }
+
+ private:
+  void reset(std::size_t q) {
+    root_[q] = static_cast<index_t>(q);
+    size_[q] = 1;
+  }
+  index_t find(index_t q) {
+    while (root_[q] != q) {
+      root_[q] = root_[root_[q]];
+      q = root_[q];
+    }
+    return q;
+  }
+  // Unions the parents in the band [band, ...) of positions [begin, end) with them; false
+  // as soon as a component would exceed n_max.
+  bool join(std::size_t band, std::size_t begin, std::size_t end) {
+    for (std::size_t q = begin; q < end; ++q) reset(q);
+    for (std::size_t q = begin; q < end; ++q)
+      for (index_t e = parents_.ptr[q]; e < parents_.ptr[q + 1]; ++e) {
+        if (static_cast<std::size_t>(parents_.of[e]) < band) continue;
+        index_t a = find(parents_.of[e]), b = find(static_cast<index_t>(q));
+        if (a == b) continue;
+        if (size_[a] + size_[b] > n_max_) return false;
+        if (a > b) std::swap(a, b);
+        root_[b] = a;
+        size_[a] += size_[b];
+      }
+    return true;
+  }
+  // The band [begin, end): its components made again (a level that did not fit may have
+  // joined some), in order of first position, into sub-graphs of up to n_max vertices.
+  void emit(std::size_t begin, std::size_t end, std::vector<index_t>& part, index_t& next_id, PartitionStats& st) {
+    for (std::size_t q = begin; q < end; ++q) reset(q);
+    for (std::size_t q = begin; q < end; ++q)
+      for (index_t e = parents_.ptr[q]; e < parents_.ptr[q + 1]; ++e) {
+        if (static_cast<std::size_t>(parents_.of[e]) < begin) continue;
+        index_t a = find(parents_.of[e]), b = find(static_cast<index_t>(q));
+        if (a == b) continue;
+        if (a > b) std::swap(a, b);
+        root_[b] = a;
+        size_[a] += size_[b];
+      }
+    // A component's sub-graph is chosen at its first position, where its root is.
+    index_t bin = -1, bin_fill = 0;
+    for (std::size_t q = begin; q < end; ++q) {
+      const index_t r = find(static_cast<index_t>(q));
+      if (r == static_cast<index_t>(q)) {
+        if (bin < 0 || bin_fill + size_[r] > n_max_) {
+          bin = next_id++;
+          bin_fill = 0;
+          ++st.split_subgraphs;
+        }
+        bin_fill += size_[r];
+        group_[q] = bin;
+      }
+      part[static_cast<std::size_t>(order_[q])] = group_[r];
+    }
+  }
+
+  const PartitionInput& in_;
+  index_t n_max_;
+  std::span<const index_t> order_;
+  PartitionInput::Parents parents_;
+  std::vector<index_t> root_, size_;  // union-find by position, roots at the smallest position
+  std::vector<index_t> group_;        // per root position: its sub-graph
+};
+
 constexpr std::size_t kCriteria = 3;
 // At least this many vertices per range of a visiting order (or of the components whose
 // orders are prepared): with 2^16, the order of nh2010 (48837 rows, one component) was
@@ -158,9 +266,11 @@ struct PartitionInput::Orders {
 
 PartitionInput::~PartitionInput() = default;
 
-index_t PartitionInput::roots(index_t c) const {
+index_t PartitionInput::roots(index_t c) const { return frontiers(c)[1]; }
+
+std::span<const index_t> PartitionInput::frontiers(index_t c) const {
   visit_order(c, 0);
-  return orders_->frontier_ptr[static_cast<std::size_t>(c)][1];
+  return orders_->frontier_ptr[static_cast<std::size_t>(c)];
 }
 
 std::span<const index_t> PartitionInput::visit_order(index_t c, int criterion) const {
@@ -308,11 +418,11 @@ PartitionInput::PartitionInput(const Csr<double>& l) : lower(l), orders_(std::ma
   }
 }
 
-Partition partition(const Csr<double>& lower, index_t n_max, PartitionStats* stats) {
-  return partition(PartitionInput(lower), n_max, stats);
+Partition partition(const Csr<double>& lower, index_t n_max, PartitionStats* stats, Split split) {
+  return partition(PartitionInput(lower), n_max, stats, split);
 }
 
-Partition partition(const PartitionInput& in, index_t n_max, PartitionStats* stats) {
+Partition partition(const PartitionInput& in, index_t n_max, PartitionStats* stats, Split split) {
   if (n_max < 1)
     throw std::invalid_argument("sptrsv::partition: n_max must be at least 1, got " +
                                 std::to_string(n_max));
@@ -327,6 +437,7 @@ Partition partition(const PartitionInput& in, index_t n_max, PartitionStats* sta
   const std::vector<index_t>& comp_vertices = in.comp_vertices;
 
   Splitter splitter(in, n_max);
+  std::optional<BandSplitter> bands;
   index_t next_id = 0;
   // The open merge sub-graph stays open across split components: they share no edge
   // with it, so the numbering stays feasible.
@@ -348,6 +459,11 @@ Partition partition(const PartitionInput& in, index_t n_max, PartitionStats* sta
       continue;
     }
     ++st.split_components;
+    if (split == Split::bands) {
+      if (!bands) bands.emplace(in, n_max);
+      bands->split(c, p.part, next_id, st);
+      continue;
+    }
     const index_t n_split = (size + n_max - 1) / n_max;
     const index_t n_init_first = std::min<index_t>(n_split, in.roots(c));
     splitter.set_component(c);

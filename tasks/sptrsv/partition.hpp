@@ -44,6 +44,7 @@ struct PartitionStats {
   index_t split_subgraphs = 0;      // sub-graphs made by splitting
   index_t heuristic_attempts = 0;   // runs of the splitting heuristic, all components
   index_t unbounded_fallbacks = 0;  // components where every bounded attempt failed
+  index_t band_cuts = 0;            // Split::bands: bands ended by a level that did not fit
 };
 
 // Throws std::invalid_argument unless `lower` is square, has no entry above the
@@ -79,6 +80,8 @@ struct PartitionInput {
   // made once, on first use, and then shared by every candidate. Thread-safe.
   std::span<const index_t> visit_order(index_t c, int criterion) const;
   index_t roots(index_t c) const;
+  // The frontiers of that order (its row levels): frontiers + 1 offsets into it, from 0.
+  std::span<const index_t> frontiers(index_t c) const;
   // The parents of each vertex of that order, as positions in it: those of the vertex at
   // position q are of[ptr[q]], ..., of[ptr[q + 1] - 1]. Made with the order.
   struct Parents {
@@ -96,10 +99,26 @@ struct PartitionInput {
   std::unique_ptr<Orders> orders_;
 };
 
+// How a component of more than n_max vertices is split.
+enum class Split {
+  // The paper's heuristic: each vertex into the highest sub-graph of its parents or the
+  // next one with room. Few sub-graphs, but where rows are many and row levels few they
+  // chain: nh2010 (19 row levels) had 8 sub-graph levels at n_max 6144, 174 at n_max 32.
+  heuristic,
+  // Bands of consecutive row levels, each as deep as keeps its own components (edges
+  // inside the band only) within n_max; each such component is a sub-graph (merged with
+  // the band's others up to n_max). Sub-graph levels then never outnumber row levels,
+  // and a band's independent pieces run side by side.
+  bands,
+};
+
 // Feasible partition into sub-graphs of at most n_max vertices (n_max >= 1, else
 // std::invalid_argument; the input is checked with require_lower_with_diagonal).
-Partition partition(const Csr<double>& lower, index_t n_max, PartitionStats* stats = nullptr);
-Partition partition(const PartitionInput& in, index_t n_max, PartitionStats* stats = nullptr);
+// Components of at most n_max vertices are merged greedily whatever `split` says.
+Partition partition(const Csr<double>& lower, index_t n_max, PartitionStats* stats = nullptr,
+                    Split split = Split::heuristic);
+Partition partition(const PartitionInput& in, index_t n_max, PartitionStats* stats = nullptr,
+                    Split split = Split::heuristic);
 
 // True when every vertex is in exactly one sub-graph, no sub-graph holds more than
 // p.n_max vertices, the arrays agree with each other, and every edge goes to an equal or

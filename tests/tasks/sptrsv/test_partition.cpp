@@ -35,10 +35,11 @@ std::int64_t off_diagonal(const Csr<double>& l) {
 }
 
 // Everything a correct partition and its sub-graph DAG must satisfy.
-void expect_valid(const Csr<double>& l, index_t n_max, const std::string& label) {
-  SCOPED_TRACE(label + ", n_max " + std::to_string(n_max));
+void expect_valid(const Csr<double>& l, index_t n_max, const std::string& label, Split split = Split::heuristic) {
+  SCOPED_TRACE(label + ", n_max " + std::to_string(n_max) + ", split by " +
+               (split == Split::bands ? "bands" : "heuristic"));
   PartitionStats st;
-  const Partition p = partition(l, n_max, &st);
+  const Partition p = partition(l, n_max, &st, split);
   std::string why;
   ASSERT_TRUE(is_feasible(l, p, &why)) << why;
   EXPECT_EQ(p.n_max, n_max);
@@ -59,6 +60,14 @@ void expect_valid(const Csr<double>& l, index_t n_max, const std::string& label)
 
   const SubgraphDag d = subgraph_dag(l, p);
   EXPECT_EQ(d.internal_edges + d.external_edges, off_diagonal(l));
+  if (split == Split::bands) {
+    // A path of sub-graphs crosses disjoint ranges of row levels.
+    std::vector<index_t> level;
+    EXPECT_LE(d.levels, apiary::sparse::row_levels(l, apiary::sparse::Triangle::lower, level));
+    EXPECT_EQ(st.heuristic_attempts, 0);
+  } else {
+    EXPECT_EQ(st.band_cuts, 0);
+  }
   EXPECT_EQ(d.subgraphs, p.parts);
   ASSERT_EQ(d.order.size(), static_cast<std::size_t>(p.parts));
   for (index_t g = 0; g < p.parts; ++g) {
@@ -113,6 +122,33 @@ TEST(PartitionHand, ChainOfFiveWithNmaxTwo) {
   EXPECT_EQ(d.internal_edges, 2);
   EXPECT_EQ(d.external_edges, 2);
   EXPECT_DOUBLE_EQ(d.internal_share(), 0.5);
+}
+
+// Bands: the diamond 0 -> {1, 2} -> 3 at n_max 2. Level 1 would join 0, 1 and 2 into one
+// component of 3, so it starts a second band, whose two vertices are separate components
+// there and share one sub-graph; level 2 would join all three, a third band.
+TEST(PartitionHand, DiamondInBands) {
+  PartitionStats st;
+  const Partition p = partition(diamond(), 2, &st, Split::bands);
+  EXPECT_EQ(p.part, (std::vector<index_t>{0, 1, 1, 2}));
+  EXPECT_EQ(st.band_cuts, 2);
+  EXPECT_EQ(st.split_components, 1);
+  EXPECT_EQ(st.split_subgraphs, 3);
+  EXPECT_EQ(subgraph_dag(diamond(), p).levels, 3);
+}
+
+// Two chains 0 -> 2 -> 4 -> 6 and 1 -> 3 -> 5 -> 7 joined in 8, n_max 4: levels 0-3 are one
+// band of two components of 4, side by side in two sub-graphs; level 4 (vertex 8) would
+// join them and starts the next band.
+TEST(PartitionHand, BandsKeepIndependentPiecesSideBySide) {
+  const Csr<double> l = from_edges(9, {{0, 2}, {2, 4}, {4, 6}, {1, 3}, {3, 5}, {5, 7}, {6, 8}, {7, 8}});
+  PartitionStats st;
+  const Partition p = partition(l, 4, &st, Split::bands);
+  std::string why;
+  ASSERT_TRUE(is_feasible(l, p, &why)) << why;
+  EXPECT_EQ(p.part, (std::vector<index_t>{0, 1, 0, 1, 0, 1, 0, 1, 2}));
+  EXPECT_EQ(st.band_cuts, 1);
+  EXPECT_EQ(subgraph_dag(l, p).levels, 2);
 }
 
 TEST(PartitionHand, DiamondWhole) {
@@ -281,6 +317,12 @@ TEST(PartitionProperty, RandomDagsAreFeasible) {
       [](const Csr<double>& l, index_t n_max, const std::string& label) { expect_valid(l, n_max, label); });
 }
 
+TEST(PartitionProperty, RandomDagsAreFeasibleInBands) {
+  apiary::sptrsv::testing::for_each_random_dag([](const Csr<double>& l, index_t n_max, const std::string& label) {
+    expect_valid(l, n_max, label, Split::bands);
+  });
+}
+
 // Several components, a mesh, a chain: the inputs of the shared-input tests.
 std::vector<Csr<double>> shared_input_cases() {
   return {apiary::sparse::block_diagonal_lower<double>(6, 300, 0.02, 3),
@@ -371,6 +413,12 @@ TEST(PartitionProperty, ConcurrentCandidatesOnASharedInputGiveTheFreshPartitions
 TEST(PartitionProperty, BlockDiagonalAndPoissonAreFeasible) {
   apiary::sptrsv::testing::for_each_structured_case(
       [](const Csr<double>& l, index_t n_max, const std::string& label) { expect_valid(l, n_max, label); });
+}
+
+TEST(PartitionProperty, BlockDiagonalAndPoissonAreFeasibleInBands) {
+  apiary::sptrsv::testing::for_each_structured_case([](const Csr<double>& l, index_t n_max, const std::string& label) {
+    expect_valid(l, n_max, label, Split::bands);
+  });
 }
 
 }  // namespace

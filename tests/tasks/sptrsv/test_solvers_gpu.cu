@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,7 @@ struct Case {
   int rhs = 1;
   index_t n_max = 0;  // 0: the model chooses
   int threads = 0;    // TASSL task width; 0: the model chooses
+  std::optional<Split> split{};  // unset: the model chooses
 };
 
 bool is_tassl(Variant v) {
@@ -77,12 +79,15 @@ class SptrsvSolvers : public ::testing::TestWithParam<Param> {
   void SetUp() override { APIARY_REQUIRE_GPU(); }
 
   // Solves c twice in Real; returns the larger relative error against the reference.
+  // band_cuts (when given) receives the analysis's count.
   template <class Real>
-  double error(const Case& c) {
+  double error(const Case& c, index_t* band_cuts = nullptr) {
     SCOPED_TRACE(c.name);
     const LowerSystem sys = make_lower_system(c.a, c.system);
-    const Analysis an = analyze(sys, limits_of<Real>({.n_max = c.n_max, .threads = c.threads}));
+    const Analysis an = analyze(sys, limits_of<Real>({.n_max = c.n_max, .threads = c.threads, .split = c.split}));
     if (c.threads != 0) EXPECT_EQ(an.plan.threads, c.threads);
+    if (c.split) EXPECT_EQ(an.split, *c.split);
+    if (band_cuts) *band_cuts = an.partition.band_cuts;
     const auto solver = make_solver<Real>(GetParam().variant, sys, &an, {.scheduler = GetParam().scheduler});
     const index_t n = c.a.rows;
     const std::vector<double> b = apiary::sptrsv::testing::rhs(n, c.rhs);
@@ -154,6 +159,23 @@ TEST_P(SptrsvTaskWidths, GeneratedSystemsInDouble) {
   EXPECT_LE(error<double>(big), 1e-12) << big.name;
 }
 
+// The TASSL variants on partitions split in bands of row levels (at n_max 128 where the
+// case leaves it to the model, so that components are cut).
+class SptrsvSplits : public SptrsvSolvers {};
+
+TEST_P(SptrsvSplits, GeneratedSystemsInBands) {
+  int cut = 0;
+  for (Case c : generated_cases()) {
+    c.split = Split::bands;
+    if (c.n_max == 0) c.n_max = 128;
+    c.name += " in bands";
+    index_t band_cuts = 0;
+    EXPECT_LE(error<double>(c, &band_cuts), 1e-12) << c.name;
+    cut += band_cuts > 0;
+  }
+  EXPECT_GE(cut, 5) << "too few cases end a band: the test misses what it is for";
+}
+
 TEST_P(SptrsvSolvers, GeneratedSystemsInFloat) {
   for (const Case& c : generated_cases()) EXPECT_LE(error<float>(c), 2e-5) << c.name;
 }
@@ -174,5 +196,6 @@ std::vector<Param> tassl_params() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Tassl, SptrsvTaskWidths, ::testing::ValuesIn(tassl_params()), param_name);
+INSTANTIATE_TEST_SUITE_P(Tassl, SptrsvSplits, ::testing::ValuesIn(tassl_params()), param_name);
 
 }  // namespace

@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sparse/generators.hpp"
@@ -120,10 +122,15 @@ TEST(SptrsvAnalysis, ModelPicksAmongCandidates) {
   const LowerSystem s =
       make_lower_system(apiary::sparse::lower_triangle(apiary::sparse::poisson2d<double>(60, 60)), {});
   const Analysis an = analyze(s, {.n_max = 0, .n_max_limit = 1000});
-  EXPECT_EQ(an.candidates, (std::vector<index_t>{32, 64, 128, 256, 512, 1000}));
+  // Every size split by the heuristic, and the band sizes below the one component's 3600.
+  EXPECT_EQ(an.candidates, (std::vector<index_t>{32, 64, 128, 256, 512, 1000, 128, 512}));
+  using enum Split;
+  EXPECT_EQ(an.candidate_splits,
+            (std::vector<Split>{heuristic, heuristic, heuristic, heuristic, heuristic, heuristic, bands, bands}));
   ASSERT_EQ(an.candidate_seconds.size(), an.candidates.size());
   const auto best = std::min_element(an.candidate_seconds.begin(), an.candidate_seconds.end());
   EXPECT_EQ(an.plan.n_max, an.candidates[best - an.candidate_seconds.begin()]);
+  EXPECT_EQ(an.split, an.candidate_splits[best - an.candidate_seconds.begin()]);
   EXPECT_DOUBLE_EQ(an.predicted_seconds, *best);
   EXPECT_LE(an.plan.largest, an.plan.n_max);
   EXPECT_EQ(an.row_levels, 60 + 60 - 1);
@@ -143,18 +150,20 @@ TEST(SptrsvAnalysis, ModelPicksTheTaskWidth) {
     return m;
   };
   // Equal constants: the wide task's fewer rounds decide.
-  const Analysis fewer_rounds = analyze(s, {.n_max = 512, .n_max_limit = 6144, .models = {narrow, wide}});
+  const Analysis fewer_rounds =
+      analyze(s, {.n_max = 512, .n_max_limit = 6144, .split = Split::heuristic, .models = {narrow, wide}});
   EXPECT_EQ(fewer_rounds.plan.threads, kWideTasslThreads);
   EXPECT_EQ(fewer_rounds.candidate_threads, (std::vector<int>{kWideTasslThreads}));
   EXPECT_EQ(check_device_plan(fewer_rounds.plan), "");
   // A start that outweighs them: the narrow task.
-  const Analysis costly = analyze(s, {.n_max = 512, .n_max_limit = 6144, .models = {narrow, wide_with_start(1.0)}});
+  const Analysis costly = analyze(
+      s, {.n_max = 512, .n_max_limit = 6144, .split = Split::heuristic, .models = {narrow, wide_with_start(1.0)}});
   EXPECT_EQ(costly.plan.threads, kTasslThreads);
   EXPECT_GT(fewer_rounds.predicted_seconds, 0.0);
   EXPECT_LT(costly.predicted_seconds, 1.0);
   // A width asked for is taken, with its model only; an unknown width is refused.
   const Analysis asked = analyze(s, {.n_max = 512, .n_max_limit = 6144, .threads = kTasslThreads,
-                                     .models = {narrow, wide}});
+                                     .split = Split::heuristic, .models = {narrow, wide}});
   EXPECT_EQ(asked.plan.threads, kTasslThreads);
   EXPECT_GT(asked.predicted_seconds, fewer_rounds.predicted_seconds);
   EXPECT_THROW(analyze(s, {.n_max = 512, .n_max_limit = 6144, .threads = 300}), std::invalid_argument);
@@ -166,7 +175,7 @@ TEST(SptrsvAnalysis, WideTasksHoldLargerSubgraphs) {
   const LowerSystem s =
       make_lower_system(apiary::sparse::lower_triangle(apiary::sparse::poisson2d<double>(70, 60)), {});
   const Analysis an = analyze(s, {.n_max_limit = 1000, .wide_n_max_limit = 4000});
-  EXPECT_EQ(an.candidates, (std::vector<index_t>{32, 64, 128, 256, 512, 1000, 4000}));
+  EXPECT_EQ(an.candidates, (std::vector<index_t>{32, 64, 128, 256, 512, 1000, 4000, 128, 512}));
   ASSERT_EQ(an.candidate_threads.size(), an.candidates.size());
   for (std::size_t k = 0; k < an.candidates.size(); ++k)
     if (an.candidates[k] > 1000) {
@@ -184,11 +193,42 @@ TEST(SptrsvAnalysis, WideTasksHoldLargerSubgraphs) {
   const LowerSystem small =
       make_lower_system(apiary::sparse::lower_triangle(apiary::sparse::poisson2d<double>(20, 15)), {});
   EXPECT_EQ(analyze(small, {.n_max_limit = 1000, .wide_n_max_limit = 4000}).candidates,
-            (std::vector<index_t>{32, 64, 128, 256, 512}));
+            (std::vector<index_t>{32, 64, 128, 256, 512, 128}));
   // The precision's limits: four times as many unknowns in a wide task.
   EXPECT_EQ(limits_of<double>().n_max_limit, 6144);
   EXPECT_EQ(limits_of<double>().wide_n_max_limit, 4 * 6144);
   EXPECT_EQ(limits_of<float>().wide_n_max_limit, 8 * 6144);
+}
+
+// Few row levels over many rows: 4000 roots and 4000 rows below them, each with three
+// parents among the roots (one component). The heuristic puts a row with its parents'
+// highest sub-graph and chains sub-graphs; bands make one band per level, so two
+// sub-graph levels at any n_max, and the model prefers them.
+TEST(SptrsvAnalysis, ModelChoosesBandsWhereTheHeuristicChains) {
+  std::vector<std::pair<index_t, index_t>> edges;
+  std::uint64_t x = 12345;
+  for (index_t i = 4000; i < 8000; ++i)
+    for (int k = 0; k < 3; ++k) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      edges.emplace_back(static_cast<index_t>((x >> 33) % 4000), i);
+    }
+  const LowerSystem s = make_lower_system(apiary::sptrsv::testing::from_edges(8000, edges), {});
+  const Analysis chosen = analyze(s, limits_of<double>());
+  EXPECT_EQ(chosen.split, Split::bands);
+  EXPECT_EQ(chosen.plan.levels(), 2);
+  // At one n_max, bands have fewer sub-graph levels and a lower prediction.
+  const Analysis heuristic = analyze(s, limits_of<double>({.n_max = 512, .split = Split::heuristic}));
+  const Analysis bands = analyze(s, limits_of<double>({.n_max = 512, .split = Split::bands}));
+  EXPECT_GT(heuristic.plan.levels(), 2);
+  EXPECT_EQ(bands.plan.levels(), 2);
+  EXPECT_LT(bands.predicted_seconds, heuristic.predicted_seconds);
+  EXPECT_EQ(check_device_plan(bands.plan), "");
+  // A split asked for is the only one tried, at every size.
+  const Analysis only_bands = analyze(s, limits_of<double>({.split = Split::bands}));
+  EXPECT_EQ(only_bands.candidates.size(), chosen.candidates.size() - 3);
+  for (Split k : only_bands.candidate_splits) EXPECT_EQ(k, Split::bands);
+  EXPECT_STREQ(split_name(Split::bands), "bands");
+  EXPECT_STREQ(split_name(Split::heuristic), "heuristic");
 }
 
 }  // namespace
