@@ -10,8 +10,9 @@ internal slot rounds along the slowest path) and the measured kernel time of tas
 (or the wall time of tassl-kernels). A non-negative least squares fit per width of
     time = start + alpha * levels + tau_ext * ext_slots + tau_int * int_slots
 prints the constants to put into kDefaultModel and kWideModel
-(tasks/sptrsv/analysis.hpp), and how well the model then ranks n_max and the width per
-matrix. A sweep without a threads column (before session 41) is one width, 256.
+(tasks/sptrsv/analysis.hpp), and how well the model then ranks n_max, the width and the
+split per matrix. A sweep without a threads column (before session 41) is one width, 256;
+one without a split column (before session 42) is all split by the heuristic.
 """
 import csv
 import sys
@@ -57,12 +58,17 @@ def fit(rows):
     return coef, pred, t
 
 
+def label(key):
+    n_max, threads, split = key
+    return f"{n_max:5d} x {threads:3d} {split}"
+
+
 def main(path, variant):
     rows = [r for r in csv.DictReader(open(path)) if r["variant"] == variant]
     by_width = defaultdict(list)
     for r in rows:
         by_width[int(r.get("threads") or 256)].append(r)
-    by_matrix = defaultdict(list)  # (n_max, threads, predicted, measured)
+    by_matrix = defaultdict(list)  # ((n_max, threads, split), predicted, measured)
     for threads, rs in sorted(by_width.items()):
         coef, pred, t = fit(rs)
         start, alpha, tau_ext, tau_int = coef
@@ -72,18 +78,18 @@ def main(path, variant):
         errors = sorted(abs(p - y) / y for p, y in zip(pred, t))
         print(f"  median relative error {errors[len(errors) // 2]:.2%}")
         for r, p, m in zip(rs, pred, t):
-            by_matrix[r["matrix"]].append((int(r["n_max"]), threads, p, m))
+            by_matrix[r["matrix"]].append(((int(r["n_max"]), threads, r.get("split") or "heuristic"), p, m))
     hits = 0
     worst = 1.0
     for name, xs in by_matrix.items():
-        best_pred = min(xs, key=lambda x: x[2])
-        best_meas = min(xs, key=lambda x: x[3])
-        loss = best_pred[3] / best_meas[3]
+        best_pred = min(xs, key=lambda x: x[1])
+        best_meas = min(xs, key=lambda x: x[2])
+        loss = best_pred[2] / best_meas[2]
         worst = max(worst, loss)
-        hits += best_pred[:2] == best_meas[:2]
-        print(f"  {name:24s} model picks n_max {best_pred[0]:5d} x {best_pred[1]:3d} ({best_pred[3] * 1e3:.3f} ms), "
-              f"best {best_meas[0]:5d} x {best_meas[1]:3d} ({best_meas[3] * 1e3:.3f} ms): {loss:.2f}x")
-    print(f"model's (n_max, threads) is the measured best on {hits} of {len(by_matrix)} matrices; "
+        hits += best_pred[0] == best_meas[0]
+        print(f"  {name:24s} model picks n_max {label(best_pred[0])} ({best_pred[2] * 1e3:.3f} ms), "
+              f"best {label(best_meas[0])} ({best_meas[2] * 1e3:.3f} ms): {loss:.2f}x")
+    print(f"model's (n_max, threads, split) is the measured best on {hits} of {len(by_matrix)} matrices; "
           f"worst choice {worst:.2f}x the best")
 
 

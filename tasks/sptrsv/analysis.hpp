@@ -75,7 +75,11 @@ struct Analysis {
   std::vector<index_t> candidates;  // n_max values the model compared,
   std::vector<Split> candidate_splits;    // each with this split,
   std::vector<double> candidate_seconds;  // at its fastest task width,
-  std::vector<int> candidate_threads;     // this one
+  std::vector<int> candidate_threads;     // this one;
+  std::vector<index_t> candidate_levels;  // its sub-graph levels;
+  // whether the choice took it into account (a bands candidate is passed over unless it
+  // halves the heuristic's sub-graph levels at its n_max, when the model chooses the split).
+  std::vector<bool> candidate_chosen_from;
 };
 
 // "heuristic" or "bands" (reports, --split).
@@ -95,7 +99,7 @@ AnalysisOptions limits_of(AnalysisOptions o = {}) {
 // with either split unless o.split names one) is analysed in parallel, each under the
 // model of every task width that holds it (o.threads = 0) or of the given width, and the
 // n_max, split and width the model predicts fastest kept (plan.n_max, split,
-// plan.threads).
+// plan.threads), among the candidates candidate_chosen_from marks.
 Analysis analyze(const LowerSystem& s, const AnalysisOptions& o);
 
 }  // namespace apiary::sptrsv

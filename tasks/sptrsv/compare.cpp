@@ -231,6 +231,8 @@ nlohmann::json to_json(const Comparison& c) {
           {"split", split_name(a.split)},
           {"n_max_candidates", a.candidates},
           {"candidate_splits", splits},
+          {"candidate_levels", a.candidate_levels},
+          {"candidate_chosen_from", a.candidate_chosen_from},
           {"predicted_seconds", a.candidate_seconds},
           {"candidate_threads", a.candidate_threads},
           {"subgraphs", a.plan.subgraphs},

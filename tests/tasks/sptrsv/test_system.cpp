@@ -128,10 +128,23 @@ TEST(SptrsvAnalysis, ModelPicksAmongCandidates) {
   EXPECT_EQ(an.candidate_splits,
             (std::vector<Split>{heuristic, heuristic, heuristic, heuristic, heuristic, heuristic, bands, bands}));
   ASSERT_EQ(an.candidate_seconds.size(), an.candidates.size());
-  const auto best = std::min_element(an.candidate_seconds.begin(), an.candidate_seconds.end());
-  EXPECT_EQ(an.plan.n_max, an.candidates[best - an.candidate_seconds.begin()]);
-  EXPECT_EQ(an.split, an.candidate_splits[best - an.candidate_seconds.begin()]);
-  EXPECT_DOUBLE_EQ(an.predicted_seconds, *best);
+  ASSERT_EQ(an.candidate_levels.size(), an.candidates.size());
+  ASSERT_EQ(an.candidate_chosen_from.size(), an.candidates.size());
+  // The fastest of those the choice takes into account; a bands candidate only where it
+  // halves the heuristic's sub-graph levels at its n_max.
+  std::size_t best = 0;
+  for (std::size_t k = 0; k < an.candidates.size(); ++k) {
+    if (an.candidate_splits[k] == heuristic) {
+      EXPECT_TRUE(an.candidate_chosen_from[k]);
+    }
+    if (an.candidate_chosen_from[k] && an.candidate_seconds[k] < an.candidate_seconds[best]) best = k;
+  }
+  for (std::size_t k : {6u, 7u}) {
+    EXPECT_EQ(an.candidate_chosen_from[k], 2 * an.candidate_levels[k] <= an.candidate_levels[k == 6 ? 2 : 4]);
+  }
+  EXPECT_EQ(an.plan.n_max, an.candidates[best]);
+  EXPECT_EQ(an.split, an.candidate_splits[best]);
+  EXPECT_DOUBLE_EQ(an.predicted_seconds, an.candidate_seconds[best]);
   EXPECT_LE(an.plan.largest, an.plan.n_max);
   EXPECT_EQ(an.row_levels, 60 + 60 - 1);
   EXPECT_EQ(an.internal_edges + an.external_edges, 2 * 60 * 59);
@@ -222,6 +235,7 @@ TEST(SptrsvAnalysis, ModelChoosesBandsWhereTheHeuristicChains) {
   EXPECT_GT(heuristic.plan.levels(), 2);
   EXPECT_EQ(bands.plan.levels(), 2);
   EXPECT_LT(bands.predicted_seconds, heuristic.predicted_seconds);
+  EXPECT_LE(2 * bands.plan.levels(), heuristic.plan.levels());
   EXPECT_EQ(check_device_plan(bands.plan), "");
   // A split asked for is the only one tried, at every size.
   const Analysis only_bands = analyze(s, limits_of<double>({.split = Split::bands}));
