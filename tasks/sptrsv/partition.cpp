@@ -179,8 +179,8 @@ class BandSplitter {
     }
     return q;
   }
-  // Unions the parents in the band [band, ...) of positions [begin, end) with them; false
-  // as soon as a component would exceed n_max.
+  // Unions positions [begin, end) with their parents in the band that starts at `band`;
+  // false as soon as a component would exceed n_max.
   bool join(std::size_t band, std::size_t begin, std::size_t end) {
     for (std::size_t q = begin; q < end; ++q) reset(q);
     for (std::size_t q = begin; q < end; ++q)
@@ -198,16 +198,7 @@ class BandSplitter {
   // The band [begin, end): its components made again (a level that did not fit may have
   // joined some), in order of first position, into sub-graphs of up to n_max vertices.
   void emit(std::size_t begin, std::size_t end, std::vector<index_t>& part, index_t& next_id, PartitionStats& st) {
-    for (std::size_t q = begin; q < end; ++q) reset(q);
-    for (std::size_t q = begin; q < end; ++q)
-      for (index_t e = parents_.ptr[q]; e < parents_.ptr[q + 1]; ++e) {
-        if (static_cast<std::size_t>(parents_.of[e]) < begin) continue;
-        index_t a = find(parents_.of[e]), b = find(static_cast<index_t>(q));
-        if (a == b) continue;
-        if (a > b) std::swap(a, b);
-        root_[b] = a;
-        size_[a] += size_[b];
-      }
+    join(begin, begin, end);  // fits: the band grew only while its components did
     // A component's sub-graph is chosen at its first position, where its root is.
     index_t bin = -1, bin_fill = 0;
     for (std::size_t q = begin; q < end; ++q) {
