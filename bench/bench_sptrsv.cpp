@@ -198,6 +198,9 @@ int main(int argc, char** argv) {
                sf ? fmt::format("{:.4f} ms", sf->solve_ms) : "failed");
     for (const auto& r : c.results)
       if (!r.error.empty()) fmt::print("  {} failed: {}\n", to_string(r.variant), r.error);
+    // A run cut short (a time limit) keeps the matrices it finished.
+    csv.flush();
+    std::fflush(stdout);
   };
   for (const auto& f : files) {
     std::string name = f.filename().string();
