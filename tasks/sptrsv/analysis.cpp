@@ -179,8 +179,8 @@ Analysis analyze(const LowerSystem& s, const AnalysisOptions& o) {
   const std::vector<index_t> sizes = std::move(a.candidates);
   a.candidates.clear();
   auto tried_in_bands = [&](index_t m) {
-    return o.split || o.n_max > 0 ||
-           (m < largest && std::find(kBandSizes.begin(), kBandSizes.end(), m) != kBandSizes.end());
+    return o.split || (m < largest && (o.n_max > 0 || std::find(kBandSizes.begin(), kBandSizes.end(), m) !=
+                                                           kBandSizes.end()));
   };
   for (Split split : {Split::heuristic, Split::bands})
     if (!o.split || *o.split == split)

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -172,7 +173,11 @@ std::string format_comparison(const Comparison& c) {
   out += fmt::format(
       "analysis {:.3f} ms: n_max {}{}, tasks of {} threads, split by {}, {} sub-graphs in {} sub-graph levels ({} "
       "row levels), internal edges {:.1f}%, {} slots; model: {:.4f} ms\n",
-      c.analysis_ms, a.plan.n_max, a.candidates.size() > 1 ? " (model)" : "", a.plan.threads, split_name(a.split),
+      c.analysis_ms, a.plan.n_max,
+      std::adjacent_find(a.candidates.begin(), a.candidates.end(), std::not_equal_to<>()) != a.candidates.end()
+          ? " (model)"
+          : "",
+      a.plan.threads, split_name(a.split),
       a.plan.subgraphs, a.plan.levels(),
       a.row_levels, 100.0 * share, a.total_slots, a.predicted_seconds * 1e3);
   const VariantResult* cu = c.find(Variant::cusparse);
