@@ -133,30 +133,32 @@ int main(int argc, char** argv) {
     for (index_t c : comps.label) ++comp_size[static_cast<std::size_t>(c)];
     const index_t largest = comp_size.empty() ? 0 : *std::max_element(comp_size.begin(), comp_size.end());
     for (sptrsv::Split split : {sptrsv::Split::heuristic, sptrsv::Split::bands})
-    for (index_t n_max : {32, 128, 512, 2048, 4096, 6144, 24576})
-      for (int threads : {sptrsv::kTasslThreads, sptrsv::kWideTasslThreads}) {
-        if (n_max > sptrsv::max_subgraph<double>(threads)) continue;
-        if (split == sptrsv::Split::bands && n_max >= largest) continue;
-        so.n_max = n_max;
-        so.threads = threads;
-        so.split = split;
-        const sptrsv::Comparison c = sptrsv::compare(lower, so);
-        for (const auto& r : c.results)
-          if (r.error.empty())
-            sweep << fmt::format("{},{},{},{},{},{:.5f},{},{},{},{},{:.5f}\n", name, n_max, threads,
-                                 sptrsv::split_name(split), to_string(r.variant), r.solve_ms,
-                                 r.kernel_ms ? fmt::format("{:.5f}", *r.kernel_ms) : "", c.analysis.plan.levels(),
-                                 c.analysis.path_external_slots, c.analysis.path_internal_slots,
-                                 c.analysis.predicted_seconds * 1e3);
-      }
+      for (index_t n_max : {32, 128, 512, 2048, 4096, 6144, 24576})
+        for (int threads : {sptrsv::kTasslThreads, sptrsv::kWideTasslThreads}) {
+          if (n_max > sptrsv::max_subgraph<double>(threads)) continue;
+          if (split == sptrsv::Split::bands && n_max >= largest) continue;
+          so.n_max = n_max;
+          so.threads = threads;
+          so.split = split;
+          const sptrsv::Comparison c = sptrsv::compare(lower, so);
+          for (const auto& r : c.results)
+            if (r.error.empty())
+              sweep << fmt::format("{},{},{},{},{},{:.5f},{},{},{},{},{:.5f}\n", name, n_max, threads,
+                                   sptrsv::split_name(split), to_string(r.variant), r.solve_ms,
+                                   r.kernel_ms ? fmt::format("{:.5f}", *r.kernel_ms) : "", c.analysis.plan.levels(),
+                                   c.analysis.path_external_slots, c.analysis.path_internal_slots,
+                                   c.analysis.predicted_seconds * 1e3);
+        }
   };
   std::size_t done = 0;
-  auto wanted = [&](const std::string& name) {
-    return only.empty() || std::find(only.begin(), only.end(), name) != only.end();
+  // True (and counted as done) for a matrix --only leaves out, before it is read or made.
+  auto skipped = [&](const std::string& name) {
+    if (only.empty() || std::find(only.begin(), only.end(), name) != only.end()) return false;
+    ++done;
+    return true;
   };
   auto run_one = [&](const std::string& name, const std::string& kind, const Csr<double>& lower) {
     ++done;
-    if (!wanted(name)) return;
     fmt::print("[{}/{}] {} (n {}, nnz {}) ... ", done, total, name, lower.rows, lower.nnz());
     std::fflush(stdout);
     sptrsv::Comparison c;
@@ -205,10 +207,7 @@ int main(int argc, char** argv) {
   for (const auto& f : files) {
     std::string name = f.filename().string();
     name = name.substr(0, name.find(".mtx"));
-    if (!wanted(name)) {
-      ++done;
-      continue;
-    }
+    if (skipped(name)) continue;
     const Csr<double> a = sparse::read_csr<double>(f);
     if (!a.is_square()) {
       ++done;
@@ -218,9 +217,9 @@ int main(int argc, char** argv) {
             sparse::dominant_diagonal(sparse::lower_triangle(a, sparse::Diagonal::add_missing, 1.0)));
   }
   for (const auto& s : specs)
-    if (wanted(s)) run_one(s, "poisson", sparse::lower_triangle(sparse::generate<double>(s)));
-    else ++done;
-  for (const auto& [name, l] : synthetic(set)) run_one(name, "synthetic", l);
+    if (!skipped(s)) run_one(s, "poisson", sparse::lower_triangle(sparse::generate<double>(s)));
+  for (const auto& [name, l] : synthetic(set))
+    if (!skipped(name)) run_one(name, "synthetic", l);
 
   if (!json_path.empty()) std::ofstream(json_path) << all.dump(1) << "\n";
   // The goals, over matrices with at least 10^4 rows.
