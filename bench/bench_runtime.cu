@@ -267,7 +267,9 @@ std::vector<Row> bench_phase_switch(int switches, int reps, const std::vector<Sc
 // Host wall time from seed to the return of run() for one trivial task, the median of
 // `runs` runs per repetition, against one empty kernel launch and a stream
 // synchronisation timed the same way; and the part of it that the scheduler's own
-// kernels take (RunStats::milliseconds, events around them). A queue of 1024 items: a
+// kernels take (RunStats::milliseconds, events around them). The megakernel once more
+// without event records (RunOptions::event_timer off; its kernel's time by the device
+// clock), as the triangular solve runs it. A queue of 1024 items: a
 // run resets every slot's sequence number, which for the default 2^20 would add 8 MB
 // of writes to what is meant to be the fixed cost.
 std::vector<Row> bench_run_cost(int runs, int reps, const std::vector<Scheduler>& schedulers, const RunOptions& base) {
@@ -275,7 +277,11 @@ std::vector<Row> bench_run_cost(int runs, int reps, const std::vector<Scheduler>
   DeviceBuffer<unsigned> sink(1);
   RunOptions opt = base;
   opt.queue_capacity = 1024;
-  Runtime<Program<Phaseless<Trivial<32>>>, TrivialEnv> rt(opt, TrivialEnv{sink.data()});
+  using RunCostProgram = Program<Phaseless<Trivial<32>>>;
+  Runtime<RunCostProgram, TrivialEnv> rt(opt, TrivialEnv{sink.data()});
+  RunOptions no_events = opt;
+  no_events.event_timer = false;
+  Runtime<RunCostProgram, TrivialEnv> rt_no_events(no_events, TrivialEnv{sink.data()});
   auto per_call_us = [&](const std::function<void()>& call) {
     call();  // warm-up
     std::vector<double> us;
@@ -293,23 +299,27 @@ std::vector<Row> bench_run_cost(int runs, int reps, const std::vector<Scheduler>
       APIARY_CUDA_CHECK(cudaStreamSynchronize(nullptr));
     }));
   std::vector<Row> rows;
-  for (const Scheduler scheduler : schedulers) {
+  auto measure = [&](auto& runtime, Scheduler scheduler, const std::string& what) {
     std::vector<double> us, kernel_us;
     RunStats s;
     for (int r = 0; r < reps; ++r) {
       std::vector<double> kernel;
       us.push_back(per_call_us([&] {
-        rt.seed<Trivial<32>>(1u);
-        s = rt.run(scheduler);
+        runtime.template seed<Trivial<32>>(1u);
+        s = runtime.run(scheduler);
         if (s.total_tasks() != 1) throw std::runtime_error("run cost: wrong task count");
         kernel.push_back(s.milliseconds * 1e3);
       }));
       kernel_us.push_back(median(kernel));
     }
-    rows.push_back({"run of one task (host wall time)", "us/run", scheduler, spread(us),
+    rows.push_back({"run of one task" + what + " (host wall time)", "us/run", scheduler, spread(us),
                     "kernel launch + stream sync", median(launch_us), false, s.rounds, s.launches});
-    rows.push_back({"run of one task (its kernels' time)", "us/run", scheduler, spread(kernel_us),
+    rows.push_back({"run of one task" + what + " (its kernels' time)", "us/run", scheduler, spread(kernel_us),
                     "kernel launch + stream sync", median(launch_us), false, s.rounds, s.launches});
+  };
+  for (const Scheduler scheduler : schedulers) {
+    measure(rt, scheduler, "");
+    if (scheduler == Scheduler::megakernel) measure(rt_no_events, scheduler, ", no events");
   }
   return rows;
 }

@@ -21,6 +21,12 @@ struct RunOptions {
   double watchdog_seconds = 10.0;            // abort after this long without progress; 0: off
                                              // (times kSanitizerWatchdogScale under compute-sanitizer)
   int blocks_per_sm = 0;                     // megakernel: 0 = as many as fit
+  // megakernel: time the run with two CUDA events around its kernel (RunStats::milliseconds,
+  // comparable with event-timed baselines). Off: no events; milliseconds is the device
+  // clock from block 0's start to the last block's exit (no launch latency, no write-back),
+  // and a run costs the host two calls into the CUDA runtime fewer (about 5 us of wall
+  // time, H200). The other schedulers always use events.
+  bool event_timer = true;
   // timesliced and controller: how long a worker block keeps claiming further batches of
   // its own task type before it leaves (work its queue receives meanwhile runs without
   // waiting for the next launch); 0: one batch per block.

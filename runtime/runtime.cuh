@@ -55,9 +55,17 @@ struct RunState {
   alignas(kCounterSpacing) long long pending[Phases > 0 ? Phases : 1];
 };
 
+// Seeds up to this size travel in prepare_run's parameters; larger ones are read from
+// mapped pinned host memory, over the bus.
+inline constexpr std::size_t kSeedsInParameters = 2048;
+
 // Everything a run resets on the device, as the parameters of one kernel (prepare_run):
 // the host pays one launch per run instead of a memset, a copy and a kernel per queue
 // (each call into the CUDA runtime costs it microseconds, and a small run is mostly that).
+// Small seeds come with them: with every queue's seeds read over the bus, prepare_run
+// took 9.6 us under Nsight Compute for a triangular solve's two queues (H200, session 42),
+// and without the event records around the megakernel (RunOptions::event_timer) the
+// host's calls no longer outlast it.
 template <std::size_t Types, std::size_t Phases>
 struct RunReset {
   // The initial words that are not zero (RunControl and QueueCounters are 256-byte
@@ -75,11 +83,13 @@ struct RunReset {
   struct Queue {
     unsigned char* items;
     unsigned long long* seq;
-    const unsigned char* seeds;  // mapped pinned host memory, 16-byte aligned: read over the bus
+    const unsigned char* seeds;  // mapped pinned host memory, 16-byte aligned; null: in inline_seeds
     std::uint64_t seed_bytes;
     std::uint32_t capacity;
     std::uint32_t seeded;
+    std::uint32_t inline_offset;  // where seeds is null: the offset of its seeds in inline_seeds
   } queues[Types];
+  alignas(16) unsigned char inline_seeds[kSeedsInParameters];
 };
 
 template <std::size_t Types, std::size_t Phases>
@@ -107,12 +117,13 @@ __global__ void prepare_run(const __grid_constant__ RunReset<Types, Phases> r) {
   for (std::uint64_t i = first; i < r.worker_words; i += stride) r.workers[i] = 0;
   for (std::size_t q = 0; q < Types; ++q) {
     const auto& s = r.queues[q];
+    const unsigned char* seeds = s.seeds != nullptr ? s.seeds : r.inline_seeds + s.inline_offset;
     for (std::uint64_t i = first; i < s.capacity; i += stride)
       s.seq[i] = i < s.seeded ? i + 1 : i;  // seeded slots published, the rest free for lap 0
     const std::uint64_t words = s.seed_bytes / sizeof(uint4);
     for (std::uint64_t i = first; i < words; i += stride)
-      reinterpret_cast<uint4*>(s.items)[i] = reinterpret_cast<const uint4*>(s.seeds)[i];
-    for (std::uint64_t i = words * sizeof(uint4) + first; i < s.seed_bytes; i += stride) s.items[i] = s.seeds[i];
+      reinterpret_cast<uint4*>(s.items)[i] = reinterpret_cast<const uint4*>(seeds)[i];
+    for (std::uint64_t i = words * sizeof(uint4) + first; i < s.seed_bytes; i += stride) s.items[i] = seeds[i];
   }
 }
 
@@ -197,8 +208,9 @@ class Runtime {
   // ---- for schedulers ----
 
   // Resets the device state, uploads the seeds and returns the view of this run: one
-  // kernel launch (prepare_run), which takes the initial counters as parameters and reads
-  // the seeds from mapped pinned memory, so nothing here waits for the device and a run
+  // kernel launch (prepare_run), which takes the initial counters and up to
+  // kSeedsInParameters bytes of seeds as parameters and reads larger seeds from mapped
+  // pinned memory, so nothing here waits for the device and a run
   // pays one synchronisation, in finish. The staging is rewritten only by the next
   // prepare, after that finish, or after waiting for this one's kernel when a run failed
   // before its finish.
@@ -212,8 +224,10 @@ class Runtime {
     Reset r{};
     std::size_t seed_bytes = 0;
     for (const auto& s : seeds_) seed_bytes += align16(s.size());
-    unsigned char* staged = seed_staging_.reserve(seed_bytes);
-    const unsigned char* staged_device = seed_staging_.device();
+    const bool in_parameters = seed_bytes <= sizeof(r.inline_seeds);
+    unsigned char* staged = in_parameters ? r.inline_seeds : seed_staging_.reserve(seed_bytes);
+    const unsigned char* staged_device = in_parameters ? nullptr : seed_staging_.device();
+    std::uint32_t offset = 0;
     std::uint64_t most = std::max<std::uint64_t>(wait_slots_, 1);
     for (std::size_t q = 0; q < kTypes; ++q) {
       const std::uint32_t n = seeded_count(q);
@@ -222,10 +236,11 @@ class Runtime {
                                 " overflows its queue (capacity ", capacity_[q],
                                 "): raise RunOptions::queue_capacity"));
       std::copy(seeds_[q].begin(), seeds_[q].end(), staged);
-      r.queues[q] = {items_[q].data(), seq_[q].data(), staged_device, seeds_[q].size(), capacity_[q], n};
+      r.queues[q] = {items_[q].data(), seq_[q].data(), staged_device, seeds_[q].size(), capacity_[q], n, offset};
       most = std::max<std::uint64_t>({most, capacity_[q], seeds_[q].size() / sizeof(uint4)});
       staged += align16(seeds_[q].size());
-      staged_device += align16(seeds_[q].size());
+      offset += static_cast<std::uint32_t>(align16(seeds_[q].size()));
+      if (!in_parameters) staged_device += align16(seeds_[q].size());
       r.active += n;
       if (P::phase_of_queue[q] >= 0) r.pending[P::phase_of_queue[q]] += n;
     }
@@ -362,6 +377,13 @@ class Runtime {
   }
 
   std::uint32_t capacity(std::size_t q) const { return capacity_[q]; }
+
+  // The last megakernel run's time by the device clock (RunControl::start_ns, end_ns, in
+  // the words it wrote back): for runs without events (RunOptions::event_timer).
+  double device_clock_ms() {
+    const RunControl& c = readback_.host()->control;
+    return c.end_ns > c.start_ns ? static_cast<double>(c.end_ns - c.start_ns) * 1e-6 : 0.0;
+  }
 
   // Streams, events and mapped words of the host-driven schedulers, kept across runs.
   LaunchResources& launch_resources() { return launch_; }

@@ -24,7 +24,7 @@ enum class ErrorCode : int {
 // Four groups, each on its own 256-byte block (kCounterSpacing, runtime/queue.hpp): the
 // flags, which every idle block polls; the phase word, which every claim of a phased
 // program updates; the task counts, which the end of every batch updates; the progress
-// stamp, which the end of every batch writes, with the count of live blocks. All in one
+// stamp, which the end of every batch writes, with the count of blocks that left. All in one
 // block (and the queues' counters in one), a megakernel ran 60% as many trivial tasks per
 // second (H200, session 18).
 struct RunControl {
@@ -46,10 +46,16 @@ struct RunControl {
   long long peak_waiting = 0;
   unsigned long long phase_switches = 0;
   alignas(kCounterSpacing) unsigned long long last_progress_ns = 0;
-  int live_blocks = 0;              // megakernel blocks still in their loop (start and exit of every block)
-  int exited_blocks = 0;            // megakernel blocks that have left: the last one writes the words back
+  // Megakernel blocks that have left: the last one writes the words back. No block counts
+  // itself in at its start, where every block's RMW on one word stood before its first
+  // claim: the blocks still running are the grid less these (watchdog_fire).
+  int exited_blocks = 0;
   unsigned long long launches = 0;  // controller: worker kernels launched from the device (statistics)
   int max_grid = 0;                 // controller: largest worker grid launched (statistics)
+  // Megakernel: the device clock at block 0's start and at the last block's exit, the
+  // run's time without event records (RunOptions::event_timer).
+  unsigned long long start_ns = 0;
+  unsigned long long end_ns = 0;
 };
 static_assert(sizeof(RunControl) == 4 * kCounterSpacing, "RunControl: four groups of words, a block each");
 

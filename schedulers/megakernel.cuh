@@ -122,7 +122,7 @@ __device__ void watchdog_fire(const V& v, unsigned long long idle_ns) {
   sched::write_watchdog_report(v, idle_ns);
   const unsigned long long grace = sched::watchdog_grace_ns(v);
   const unsigned long long t0 = global_time_ns();
-  while (atomic_ref<int>(v.control->live_blocks).load() > 1) {
+  while (static_cast<int>(gridDim.x) - atomic_ref<int>(v.control->exited_blocks).load() > 1) {
     if (global_time_ns() - t0 > grace) __trap();
     __nanosleep(1000);
   }
@@ -672,7 +672,9 @@ __global__ void __launch_bounds__(Config<typename V::Program>::block_threads, Co
     local.staged_next = 0;
     local.staged_end = 0;
     local.claimed = 0;
-    atomic_ref<int>(v.control->live_blocks).fetch_add(1);  // (the watchdog's clock started in prepare_run)
+    // The run's own clock (RunOptions::event_timer); the watchdog's started in prepare_run.
+    if (blockIdx.x == 0)
+      atomic_ref<unsigned long long>(v.control->start_ns).store(global_time_ns(), cuda::std::memory_order_relaxed);
   }
   unsigned backoff_ns = 0;
   int eager_queue = -1;  // thread 0: the queue that had work left at the last claim (claim_work)
@@ -743,11 +745,11 @@ __global__ void __launch_bounds__(Config<typename V::Program>::block_threads, Co
     // An aborted run may leave here in a chain of continuations, with slots still listed.
     cuda::atomic_thread_fence(cuda::std::memory_order_release, cuda::thread_scope_device);
     release_freed_slots(v, local.freed);
-    atomic_ref<int>(v.control->live_blocks).fetch_sub(1);
-    // Counted on a word of its own: a block may leave before another has started, so
-    // live_blocks can reach 0 early. Every block's updates come before its count here.
+    // Every block's updates come before its count here.
     const int left = atomic_ref<int>(v.control->exited_blocks).fetch_add(1, cuda::std::memory_order_acq_rel);
     s_last = left + 1 == static_cast<int>(gridDim.x) ? 1 : 0;
+    if (s_last != 0)
+      atomic_ref<unsigned long long>(v.control->end_ns).store(global_time_ns(), cuda::std::memory_order_relaxed);
   }
   block_barrier();
   if (s_last != 0) write_back(v);
@@ -783,13 +785,15 @@ RunStats run(R& rt, cudaStream_t stream) {
   const int blocks = res.megakernel_blocks;
   v.freed_per_block = std::min<std::uint32_t>(kMaxFreedSlots, (v.wait_slots - v.wait_capacity) / blocks);
 
-  EventTimer& timer = res.timer();
-  timer.start(stream);
+  // Two event records cost the host about 5 us of a run's wall time (H200, session 43);
+  // without them the run's time comes from the device clock (RunOptions::event_timer).
+  const bool events = rt.options().event_timer;
+  if (events) res.timer().start(stream);
   kernel<<<blocks, C::block_threads, C::shared_bytes, stream>>>(v);
   APIARY_CUDA_CHECK_LAUNCH();
-  timer.stop(stream);
+  if (events) res.timer().stop(stream);
   RunStats s = rt.finish(Scheduler::megakernel, stream);
-  s.milliseconds = timer.elapsed_ms();
+  s.milliseconds = events ? res.timer().elapsed_ms() : rt.device_clock_ms();
   s.blocks = blocks;
   s.threads_per_block = C::block_threads;
   s.launches = 1;

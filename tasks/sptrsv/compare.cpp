@@ -197,7 +197,8 @@ std::string format_comparison(const Comparison& c) {
                                                       : std::string("never"));
   }
   out += "setup: solver construction (uploads; cuSPARSE: its analysis). TASSL variants add the analysis above.\n"
-         "solve: median wall time of one solve() call for all right-hand sides, set-up of the run included.\n";
+         "solve: median wall time of one solve() call for all right-hand sides, set-up of the run included.\n"
+         "kernel: the runtime's kernels alone (megakernel: device clock, first block's start to last block's exit).\n";
   return out;
 }
 

@@ -3,7 +3,9 @@
 // when the watchdog fires.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "schedulers/run.cuh"
@@ -138,7 +140,93 @@ TEST_P(Tasks, WatchdogEndsAMultiWarpTaskThatPollsBetweenBarriers) {
   EXPECT_THROW(rt.run(GetParam()), WatchdogError);
 }
 
+// Seeds of up to kSeedsInParameters bytes in all travel in prepare_run's parameters, larger
+// ones from mapped host memory: both ways, and each queue's offset in the parameters,
+// give every task its own item.
+struct Marked {
+  unsigned id, a, b, c;
+};
+struct MarkEnv {
+  unsigned* hits = nullptr;  // [queue * 256 + id]
+  unsigned* errors = nullptr;
+};
+template <unsigned Queue>
+struct CheckMark {
+  using Item = Marked;
+  static constexpr int threads = 32;
+  static constexpr int shared_bytes = 0;
+  template <class Ctx>
+  __device__ static void execute(const Item& m, Ctx& ctx) {
+    if (ctx.rank() != 0) return;
+    if (m.id >= 256 || m.a != m.id * 3 + Queue || m.b != ~m.id || m.c != Queue) {
+      atomicAdd(ctx.env().errors, 1u);
+      return;
+    }
+    atomicAdd(&ctx.env().hits[Queue * 256 + m.id], 1u);
+  }
+};
+using TwoMarks = Program<Phaseless<CheckMark<0>, CheckMark<1>>>;
+static_assert(sizeof(Marked) == 16 && detail::kSeedsInParameters == 128 * sizeof(Marked));
+
+TEST_P(Tasks, SeedsInParametersAndFromHostMemoryReachTheirTasks) {
+  DeviceBuffer<unsigned> hits(512), errors(1);
+  Runtime<TwoMarks, MarkEnv> rt(RunOptions{}, MarkEnv{hits.data(), errors.data()});
+  auto marks = [](unsigned queue, unsigned n) {
+    std::vector<Marked> v;
+    for (unsigned i = 0; i < n; ++i) v.push_back(Marked{i, i * 3 + queue, ~i, queue});
+    return v;
+  };
+  // In parameters: 2048 bytes, the second queue at offsets 1024 and 16; then 2064 and
+  // 4096 bytes, from host memory; then in parameters again (the staging not reused).
+  const std::vector<std::pair<unsigned, unsigned>> counts{{64, 64}, {1, 127}, {0, 128}, {64, 65}, {256, 0}, {3, 5}};
+  for (const auto& [n0, n1] : counts) {
+    hits.fill_zero();
+    errors.fill_zero();
+    rt.seed<CheckMark<0>>(marks(0, n0));
+    rt.seed<CheckMark<1>>(marks(1, n1));
+    const RunStats s = rt.run(GetParam());
+    EXPECT_EQ(s.total_tasks(), n0 + n1);
+    EXPECT_EQ(errors.to_host()[0], 0u) << n0 << " + " << n1 << " seeds";
+    const auto h = hits.to_host();
+    for (unsigned i = 0; i < 256; ++i) {
+      ASSERT_EQ(h[i], i < n0 ? 1u : 0u) << "queue 0, item " << i << ", seeds " << n0 << " + " << n1;
+      ASSERT_EQ(h[256 + i], i < n1 ? 1u : 0u) << "queue 1, item " << i << ", seeds " << n0 << " + " << n1;
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Schedulers, Tasks, apiary::testing::all_schedulers(), apiary::testing::scheduler_name);
+
+// A megakernel run without events (RunOptions::event_timer off) is timed by the device
+// clock: at least as long as its one task, which waits 2 ms by that clock, and no longer
+// than the host waited for the run.
+struct Waits {
+  using Item = unsigned;  // nanoseconds
+  static constexpr int threads = 32;
+  static constexpr int shared_bytes = 0;
+  template <class Ctx>
+  __device__ static void execute(const Item& ns, Ctx& ctx) {
+    if (ctx.rank() != 0) return;
+    const unsigned long long t0 = global_time_ns();
+    while (global_time_ns() - t0 < ns) __nanosleep(1000);
+  }
+};
+
+TEST(RunTiming, WithoutEventsTheDeviceClockTimesTheMegakernel) {
+  APIARY_REQUIRE_GPU();
+  for (const bool events : {true, false}) {
+    RunOptions opt;
+    opt.event_timer = events;
+    Runtime<Program<Phaseless<Waits>>> rt(opt);
+    rt.seed<Waits>(2'000'000u);
+    const auto t0 = std::chrono::steady_clock::now();
+    const RunStats s = rt.run(Scheduler::megakernel);
+    const double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_EQ(s.total_tasks(), 1u);
+    EXPECT_GE(s.milliseconds, 2.0) << (events ? "events" : "device clock");
+    EXPECT_LE(s.milliseconds, wall_ms) << (events ? "events" : "device clock");
+  }
+}
 
 // A task type may ask for a minimum of resident megakernel blocks per SM, which caps the
 // kernel's registers (megakernel::Config::min_blocks); 0 asks for nothing. Not with
