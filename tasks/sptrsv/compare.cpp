@@ -198,7 +198,7 @@ std::string format_comparison(const Comparison& c) {
   }
   out += "setup: solver construction (uploads; cuSPARSE: its analysis). TASSL variants add the analysis above.\n"
          "solve: median wall time of one solve() call for all right-hand sides, set-up of the run included.\n"
-         "kernel: the runtime's kernels alone (megakernel: device clock, first block's start to last block's exit).\n";
+         "kernel: the runtime's kernels alone (megakernel: device clock, block 0's start to the last block's exit).\n";
   return out;
 }
 

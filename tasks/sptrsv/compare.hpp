@@ -5,7 +5,7 @@
 // caller waits for, including each variant's per-solve set-up (for the runtime variants:
 // resetting counters and seeding the run). The runtime variants also report the kernel
 // time alone (RunStats::milliseconds): under the megakernel the device clock from its
-// first block's start to its last block's exit (RunOptions::event_timer is off), under the
+// block 0's start to its last block's exit (RunOptions::event_timer is off), under the
 // other schedulers CUDA events around their kernels.
 #pragma once
 
