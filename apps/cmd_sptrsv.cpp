@@ -85,8 +85,10 @@ void run_sptrsv(const SptrsvArgs& args) {
     o.split = sptrsv::Split::heuristic;
   } else if (args.split == "bands") {
     o.split = sptrsv::Split::bands;
+  } else if (args.split == "tiles") {
+    o.split = sptrsv::Split::tiles;
   } else if (args.split != "auto") {
-    throw std::invalid_argument("--split takes heuristic, bands or 'auto', got '" + args.split + "'");
+    throw std::invalid_argument("--split takes heuristic, bands, tiles or 'auto', got '" + args.split + "'");
   }
   o.rhs = args.rhs;
   o.reps = args.reps;
@@ -136,8 +138,8 @@ void add_sptrsv_command(CLI::App& app) {
                   "threads per TASSL sub-graph task: 256, 512, or auto (the performance model chooses with n_max)")
       ->capture_default_str();
   cmd->add_option("--split", args->split,
-                  "how TASSL splits components larger than n_max: heuristic (the paper's), bands (of row levels), or "
-                  "auto (the performance model chooses with n_max)")
+                  "how TASSL splits components larger than n_max: heuristic (the paper's), bands (of row levels), "
+                  "tiles (boxes along the matrix's strides), or auto (the performance model chooses with n_max)")
       ->capture_default_str();
   cmd->add_option("--reps", args->reps, "timed solves per variant (median reported)")
       ->check(CLI::PositiveNumber)

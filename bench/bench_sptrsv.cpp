@@ -127,16 +127,17 @@ int main(int argc, char** argv) {
   auto run_sweep = [&](const std::string& name, const Csr<double>& lower) {
     sptrsv::CompareOptions so = o;
     so.variants = {sptrsv::Variant::tassl_deps, sptrsv::Variant::tassl_kernels};
-    // Bands split only components larger than n_max; below that both splits are the same.
+    // Bands and tiles split only components larger than n_max; below that every split is
+    // the same.
     const sparse::Components comps = sparse::weakly_connected_components(lower);
     std::vector<index_t> comp_size(static_cast<std::size_t>(comps.count), 0);
     for (index_t c : comps.label) ++comp_size[static_cast<std::size_t>(c)];
     const index_t largest = comp_size.empty() ? 0 : *std::max_element(comp_size.begin(), comp_size.end());
-    for (sptrsv::Split split : {sptrsv::Split::heuristic, sptrsv::Split::bands})
+    for (sptrsv::Split split : {sptrsv::Split::heuristic, sptrsv::Split::bands, sptrsv::Split::tiles})
       for (index_t n_max : {32, 128, 512, 2048, 4096, 6144, 24576})
         for (int threads : {sptrsv::kTasslThreads, sptrsv::kWideTasslThreads}) {
           if (n_max > sptrsv::max_subgraph<double>(threads)) continue;
-          if (split == sptrsv::Split::bands && n_max >= largest) continue;
+          if (split != sptrsv::Split::heuristic && n_max >= largest) continue;
           so.n_max = n_max;
           so.threads = threads;
           so.split = split;

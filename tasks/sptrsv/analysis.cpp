@@ -60,6 +60,12 @@ struct Candidate {
 // each candidate costs analysis time.
 constexpr std::array<index_t, 3> kBandSizes{128, 512, 2048};
 
+// The n_max candidates tried with Split::tiles when the split is the model's choice, on
+// matrices with 2 or 3 strides (PartitionInput::stride_dims): boxes of 10^3 and 16^3, or
+// squares of 32^2 and 64^2. By the model, poisson3d:100's best tiles were 10^3 (528 us,
+// against 565 for 8^3 and 547 for 16^3; session 43, host).
+constexpr std::array<index_t, 2> kTileSizes{1024, 4096};
+
 // The smallest range of a parallel pass, in vertices or edges: the candidates' slots (on
 // their share of the threads) and the passes after the choice (on all). With the pool's
 // threads started once, a range this small still pays: 2^16 for the candidates left
@@ -102,7 +108,14 @@ Candidate analyse_one(const PartitionInput& in, index_t n_max, Split split, std:
 
 }  // namespace
 
-const char* split_name(Split s) { return s == Split::bands ? "bands" : "heuristic"; }
+const char* split_name(Split s) {
+  switch (s) {
+    case Split::heuristic: return "heuristic";
+    case Split::bands: return "bands";
+    case Split::tiles: return "tiles";
+  }
+  return "?";
+}
 
 LowerSystem make_lower_system(const Csr<double>& a, const SystemOptions& o) {
   sparse::require_square(a, "sptrsv");
@@ -171,24 +184,30 @@ Analysis analyze(const LowerSystem& s, const AnalysisOptions& o) {
         std::find_if(a.candidates.begin(), a.candidates.end(), [&](index_t m) { return m >= s.lower.rows; });
     if (whole != a.candidates.end()) a.candidates.erase(whole + 1, a.candidates.end());
   }
-  // Each n_max with each split asked for. When the model chooses the split, bands are
-  // tried at a few sizes only (kBandSizes), and only where a component is larger than
-  // n_max: below that both splits are the same.
+  // Each n_max with each split asked for. When the model chooses the split, bands and
+  // tiles are tried at a few sizes only (kBandSizes, kTileSizes; any size with a given
+  // n_max), tiles only where L has 2 or 3 strides, and both only where a component is
+  // larger than n_max: below that every split is the same.
   index_t largest = 0;
   for (index_t c = 0; c < input.components; ++c) largest = std::max(largest, input.comp_ptr[c + 1] - input.comp_ptr[c]);
   const std::vector<index_t> sizes = std::move(a.candidates);
   a.candidates.clear();
-  auto tried_in_bands = [&](index_t m) {
-    return o.split || (m < largest && (o.n_max > 0 || std::find(kBandSizes.begin(), kBandSizes.end(), m) !=
-                                                           kBandSizes.end()));
+  auto try_split = [&](Split split, index_t m) {
+    if (o.split) return *o.split == split;
+    auto among = [&](const auto& list) { return o.n_max > 0 || std::find(list.begin(), list.end(), m) != list.end(); };
+    switch (split) {
+      case Split::heuristic: return true;
+      case Split::bands: return m < largest && among(kBandSizes);
+      case Split::tiles: return m < largest && input.stride_dims >= 2 && among(kTileSizes);
+    }
+    return false;
   };
-  for (Split split : {Split::heuristic, Split::bands})
-    if (!o.split || *o.split == split)
-      for (index_t m : sizes)
-        if (split == Split::heuristic || tried_in_bands(m)) {
-          a.candidates.push_back(m);
-          a.candidate_splits.push_back(split);
-        }
+  for (Split split : {Split::heuristic, Split::bands, Split::tiles})
+    for (index_t m : sizes)
+      if (try_split(split, m)) {
+        a.candidates.push_back(m);
+        a.candidate_splits.push_back(split);
+      }
   // Each candidate under the models of the widths that hold it (every candidate is at
   // most `limit`, so at least one does).
   auto models_for = [&](index_t n_max) {
@@ -208,17 +227,29 @@ Analysis analyze(const LowerSystem& s, const AnalysisOptions& o) {
     tried[k] = analyse_one(input, a.candidates[k], a.candidate_splits[k], models_for(a.candidates[k]),
                            schedule_threads);
   });
-  // Where the model chooses the split, bands are taken only where they at least halve the
-  // sub-graph levels of the heuristic at the same n_max: fewer levels is what they buy,
-  // and a smaller gain is within the model's error where levels hold many sub-graphs
-  // (poisson3d:100: bands at 512 predicted 9% faster than the heuristic at 256, measured
-  // 8% slower; session 42).
-  auto eligible = [&](std::size_t k) {
+  // Where the model chooses the split, bands and tiles are taken only where they at least
+  // halve the sub-graph levels of the heuristic at the same n_max: fewer levels is what
+  // they buy, and a smaller gain is within the model's error where levels hold many
+  // sub-graphs (poisson3d:100: bands at 512 predicted 9% faster than the heuristic at
+  // 256, measured 8% slower; session 42).
+  auto halves_levels = [&](std::size_t k) {
     if (o.split || a.candidate_splits[k] == Split::heuristic) return true;
     for (std::size_t h = 0; h < tried.size(); ++h)
       if (a.candidate_splits[h] == Split::heuristic && a.candidates[h] == a.candidates[k])
         return 2 * tried[k].dag.levels <= tried[h].dag.levels;
     return true;
+  };
+  // Tiles, further, only where the model puts them at least a quarter below every other
+  // candidate: on poisson3d:40 tiles of 16^3 were predicted 2% faster than the heuristic's
+  // 3 sub-graphs, within the model's error, on poisson3d:100 65% (session 43).
+  double best_other = -1;
+  for (std::size_t k = 0; k < tried.size(); ++k)
+    if (a.candidate_splits[k] != Split::tiles && halves_levels(k) &&
+        (best_other < 0 || tried[k].seconds < best_other))
+      best_other = tried[k].seconds;
+  auto eligible = [&](std::size_t k) {
+    if (!halves_levels(k)) return false;
+    return o.split || a.candidate_splits[k] != Split::tiles || best_other < 0 || 4 * tried[k].seconds <= 3 * best_other;
   };
   Candidate best;
   bool have = false;

@@ -77,12 +77,13 @@ struct Analysis {
   std::vector<double> candidate_seconds;  // at its fastest task width,
   std::vector<int> candidate_threads;     // this one;
   std::vector<index_t> candidate_levels;  // its sub-graph levels;
-  // whether the choice took it into account (a bands candidate is passed over unless it
-  // halves the heuristic's sub-graph levels at its n_max, when the model chooses the split).
+  // whether the choice took it into account (a bands or tiles candidate is passed over
+  // unless it halves the heuristic's sub-graph levels at its n_max, when the model
+  // chooses the split).
   std::vector<bool> candidate_chosen_from;
 };
 
-// "heuristic" or "bands" (reports, --split).
+// "heuristic", "bands" or "tiles" (reports, --split).
 const char* split_name(Split s);
 
 // The limits of both task widths in one precision (max_subgraph).

@@ -11,6 +11,7 @@
 // docs/sptrsv.md.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -45,6 +46,7 @@ struct PartitionStats {
   index_t heuristic_attempts = 0;   // runs of the splitting heuristic, all components
   index_t unbounded_fallbacks = 0;  // components where every bounded attempt failed
   index_t band_cuts = 0;            // Split::bands: bands ended by a level that did not fit
+  index_t tiles = 0;                // Split::tiles: tiles of the components split in tiles
 };
 
 // Throws std::invalid_argument unless `lower` is square, has no entry above the
@@ -70,6 +72,15 @@ struct PartitionInput {
   std::vector<index_t> out_degree;     // per vertex: how many children (the sort criteria's key)
   std::vector<index_t> level;          // per vertex: its row level (longest path from a root)
   index_t levels = 0;                  // row levels of L
+  // The strides of L's off-diagonal entries (row - column) in groups of powers of two:
+  // runs of octaves [2^b, 2^(b+1)) that each hold at least 1% of the entries, apart from
+  // each other. A grid's Laplacian in natural order has one group per dimension (offsets
+  // 1, nx, nx * ny). stride_bucket[b] is the group of octave b (a thin octave counts
+  // with the group below it); stride_dims the number of groups, 0 when more than
+  // kMaxStrideDims (Split::tiles needs 2 or 3).
+  static constexpr int kMaxStrideDims = 3;
+  int stride_dims = 0;
+  std::array<std::int8_t, 32> stride_bucket{};
 
   // The order in which the splitting heuristic visits component c under sort criterion
   // `criterion` (0-2, partition.cpp): its frontiers one after the other (Kahn's
@@ -95,6 +106,7 @@ struct PartitionInput {
   void prepare_orders(index_t n_min) const;
 
  private:
+  void find_strides(const std::array<std::int64_t, 32>& octaves);
   struct Orders;
   std::unique_ptr<Orders> orders_;
 };
@@ -110,6 +122,14 @@ enum class Split {
   // the band's others up to n_max). Sub-graph levels then never outnumber row levels,
   // and a band's independent pieces run side by side.
   bands,
+  // Tiles of coordinates that grow along the strides of L (PartitionInput::stride_dims
+  // of them): a vertex's coordinate in a stride's dimension is the most edges of that
+  // stride on a path to it. On a grid's Laplacian in natural order these are the grid's
+  // coordinates, and tiles are boxes of side n_max^(1/dims), each holding several row
+  // levels; a 3D mesh then has a few dozen sub-graph levels where the other splits keep
+  // about one per row level. Any L is split feasibly; without 2 or 3 strides the tiles
+  // are bands of levels cut by index.
+  tiles,
 };
 
 // Feasible partition into sub-graphs of at most n_max vertices (n_max >= 1, else

@@ -246,7 +246,7 @@ TEST(Cli, SptrsvBadInputGivesOneLine) {
   EXPECT_NE(threads.err.find("--threads takes 256, 512 or 'auto'"), std::string::npos) << threads.err;
   const RunResult split = run_apiary({"sptrsv", "poisson2d:10", "--lower", "--split", "levels"});
   expect_one_line_error(split, "sptrsv --split");
-  EXPECT_NE(split.err.find("--split takes heuristic, bands or 'auto'"), std::string::npos) << split.err;
+  EXPECT_NE(split.err.find("--split takes heuristic, bands, tiles or 'auto'"), std::string::npos) << split.err;
   expect_one_line_error(run_apiary({"sptrsv", "poisson2d:10", "--lower", "--variant", "magic"}), "sptrsv --variant");
   expect_one_line_error(run_apiary({"sptrsv", "poisson2d:10", "--lower", "--precision", "half"}),
                         "sptrsv --precision");
@@ -266,7 +266,7 @@ TEST(Cli, SptrsvSolvesWithEveryVariant) {
   const nlohmann::json j = parse_json(r);
   EXPECT_EQ(j["n"], 3600);
   EXPECT_TRUE(j["threads"] == 256 || j["threads"] == 512) << j.dump(2);
-  EXPECT_TRUE(j["split"] == "heuristic" || j["split"] == "bands") << j.dump(2);
+  EXPECT_TRUE(j["split"] == "heuristic" || j["split"] == "bands" || j["split"] == "tiles") << j.dump(2);
   EXPECT_EQ(j["candidate_splits"].size(), j["n_max_candidates"].size()) << j.dump(2);
   ASSERT_EQ(j["results"].size(), 6u) << j.dump(2);
   for (const auto& res : j["results"]) {

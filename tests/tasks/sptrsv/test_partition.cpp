@@ -14,6 +14,7 @@
 #include "sparse/convert.hpp"
 #include "sparse/generators.hpp"
 #include "sparse/transform.hpp"
+#include "tasks/sptrsv/analysis.hpp"
 #include "tasks/sptrsv/partition.hpp"
 #include "tests/tasks/sptrsv/dag_cases.hpp"
 #include "tests/tasks/sptrsv/solve_cases.hpp"
@@ -36,8 +37,7 @@ std::int64_t off_diagonal(const Csr<double>& l) {
 
 // Everything a correct partition and its sub-graph DAG must satisfy.
 void expect_valid(const Csr<double>& l, index_t n_max, const std::string& label, Split split = Split::heuristic) {
-  SCOPED_TRACE(label + ", n_max " + std::to_string(n_max) + ", split by " +
-               (split == Split::bands ? "bands" : "heuristic"));
+  SCOPED_TRACE(label + ", n_max " + std::to_string(n_max) + ", split by " + split_name(split));
   PartitionStats st;
   const Partition p = partition(l, n_max, &st, split);
   std::string why;
@@ -67,6 +67,14 @@ void expect_valid(const Csr<double>& l, index_t n_max, const std::string& label,
     EXPECT_EQ(st.heuristic_attempts, 0);
   } else {
     EXPECT_EQ(st.band_cuts, 0);
+  }
+  if (split == Split::tiles) {
+    EXPECT_EQ(st.heuristic_attempts, 0);
+    if (st.split_components > 0) {
+      EXPECT_GT(st.tiles, 0);
+    }
+  } else {
+    EXPECT_EQ(st.tiles, 0);
   }
   EXPECT_EQ(d.subgraphs, p.parts);
   ASSERT_EQ(d.order.size(), static_cast<std::size_t>(p.parts));
@@ -149,6 +157,37 @@ TEST(PartitionHand, BandsKeepIndependentPiecesSideBySide) {
   EXPECT_EQ(p.part, (std::vector<index_t>{0, 1, 0, 1, 0, 1, 0, 1, 2}));
   EXPECT_EQ(st.band_cuts, 1);
   EXPECT_EQ(subgraph_dag(l, p).levels, 2);
+}
+
+// Tiles: a 3D grid's Laplacian in natural order has three strides (1, nx, nx * ny), its
+// coordinates along them are the grid's, and tiles of n_max 8 are boxes of 2^3, numbered
+// by their wavefront: the sub-graph levels are the boxes' diagonals, 3 * (6 / 2) - 2 = 7
+// for 16 row levels. The diamond has one stride group (offsets 1 and 2 are both thick).
+TEST(PartitionHand, GridInTiles) {
+  const Csr<double> l =
+      apiary::sparse::lower_triangle(apiary::sparse::poisson3d<double>(6, 6, 6), apiary::sparse::Diagonal::keep);
+  const PartitionInput in(l);
+  EXPECT_EQ(in.stride_dims, 3);
+  EXPECT_EQ(in.stride_bucket[0], 0);  // offset 1
+  EXPECT_EQ(in.stride_bucket[2], 1);  // offset 6
+  EXPECT_EQ(in.stride_bucket[5], 2);  // offset 36
+  PartitionStats st;
+  const Partition p = partition(in, 8, &st, Split::tiles);
+  std::string why;
+  ASSERT_TRUE(is_feasible(l, p, &why)) << why;
+  EXPECT_EQ(st.tiles, 27);
+  EXPECT_EQ(p.parts, 27);
+  for (index_t g = 0; g < p.parts; ++g) EXPECT_EQ(p.part_ptr[g + 1] - p.part_ptr[g], 8) << "box " << g;
+  // The box of vertex (x, y, z) = x + 6 (y + 6 z) holds (x ^ 1, y, z) and (x, y ^ 1, z).
+  for (index_t v = 0; v < l.rows; ++v) {
+    EXPECT_EQ(p.part[v], p.part[v ^ 1]) << v;
+    const index_t x = v % 6, y = v / 6 % 6, z = v / 36;
+    EXPECT_EQ(p.part[v], p.part[x + 6 * ((y ^ 1) + 6 * z)]) << v;
+  }
+  EXPECT_EQ(subgraph_dag(l, p).levels, 7);
+  std::vector<index_t> level;
+  EXPECT_EQ(apiary::sparse::row_levels(l, apiary::sparse::Triangle::lower, level), 16);
+  EXPECT_EQ(PartitionInput(diamond()).stride_dims, 1);
 }
 
 TEST(PartitionHand, DiamondWhole) {
@@ -323,6 +362,13 @@ TEST(PartitionProperty, RandomDagsAreFeasibleInBands) {
   });
 }
 
+// Whatever the strides (one group, several, none found), tiles are feasible.
+TEST(PartitionProperty, RandomDagsAreFeasibleInTiles) {
+  apiary::sptrsv::testing::for_each_random_dag([](const Csr<double>& l, index_t n_max, const std::string& label) {
+    expect_valid(l, n_max, label, Split::tiles);
+  });
+}
+
 // Several components, a mesh, a chain: the inputs of the shared-input tests.
 std::vector<Csr<double>> shared_input_cases() {
   return {apiary::sparse::block_diagonal_lower<double>(6, 300, 0.02, 3),
@@ -418,6 +464,12 @@ TEST(PartitionProperty, BlockDiagonalAndPoissonAreFeasible) {
 TEST(PartitionProperty, BlockDiagonalAndPoissonAreFeasibleInBands) {
   apiary::sptrsv::testing::for_each_structured_case([](const Csr<double>& l, index_t n_max, const std::string& label) {
     expect_valid(l, n_max, label, Split::bands);
+  });
+}
+
+TEST(PartitionProperty, BlockDiagonalAndPoissonAreFeasibleInTiles) {
+  apiary::sptrsv::testing::for_each_structured_case([](const Csr<double>& l, index_t n_max, const std::string& label) {
+    expect_valid(l, n_max, label, Split::tiles);
   });
 }
 

@@ -17,6 +17,7 @@
 #include "sparse/matrix_market.hpp"
 #include "sparse/reference.hpp"
 #include "sparse/transform.hpp"
+#include "tasks/sptrsv/analysis.hpp"
 #include "tasks/sptrsv/partition.hpp"
 #include "tasks/sptrsv/plan_solve.hpp"
 #include "tasks/sptrsv/schedule.hpp"
@@ -44,11 +45,11 @@ struct Summary {
 };
 
 // Partition, schedule, check and solve; the solve must match forward substitution.
-Summary expect_solves(const Csr<double>& l, index_t n_max, const std::string& label) {
-  SCOPED_TRACE(label + ", n_max " + std::to_string(n_max));
+Summary expect_solves(const Csr<double>& l, index_t n_max, const std::string& label, Split split = Split::heuristic) {
+  SCOPED_TRACE(label + ", n_max " + std::to_string(n_max) + ", split by " + split_name(split));
   Summary sum;
   PartitionStats st;
-  const Partition p = partition(l, n_max, &st);
+  const Partition p = partition(l, n_max, &st, split);
   sum.attempts = st.heuristic_attempts;
   sum.fallbacks = st.unbounded_fallbacks;
   std::string why;
@@ -367,6 +368,19 @@ TEST(PlanSolve, RandomDagsMatchForwardSubstitution) {
 TEST(PlanSolve, BlockDiagonalAndPoissonMatchForwardSubstitution) {
   apiary::sptrsv::testing::for_each_structured_case(
       [](const Csr<double>& l, index_t n_max, const std::string& label) { expect_solves(l, n_max, label); });
+}
+
+// The other splits' partitions through the same schedule, layout and emulated solve.
+TEST(PlanSolve, BandsAndTilesMatchForwardSubstitution) {
+  for (Split split : {Split::bands, Split::tiles}) {
+    auto solves = [split](const Csr<double>& l, index_t n_max, const std::string& label) {
+      expect_solves(l, n_max, label, split);
+    };
+    apiary::sptrsv::testing::for_each_random_dag(solves);
+    apiary::sptrsv::testing::for_each_structured_case(solves);
+  }
+  expect_solves(apiary::sparse::lower_triangle(apiary::sparse::poisson3d<double>(30, 30, 30)), 1000,
+                "poisson3d:30 in boxes of 10^3", Split::tiles);
 }
 
 TEST(PlanSolve, Poisson300Statistics) {

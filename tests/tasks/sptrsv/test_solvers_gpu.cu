@@ -79,15 +79,15 @@ class SptrsvSolvers : public ::testing::TestWithParam<Param> {
   void SetUp() override { APIARY_REQUIRE_GPU(); }
 
   // Solves c twice in Real; returns the larger relative error against the reference.
-  // band_cuts (when given) receives the analysis's count.
+  // stats (when given) receives the analysis's partition statistics.
   template <class Real>
-  double error(const Case& c, index_t* band_cuts = nullptr) {
+  double error(const Case& c, PartitionStats* stats = nullptr) {
     SCOPED_TRACE(c.name);
     const LowerSystem sys = make_lower_system(c.a, c.system);
     const Analysis an = analyze(sys, limits_of<Real>({.n_max = c.n_max, .threads = c.threads, .split = c.split}));
     if (c.threads != 0) EXPECT_EQ(an.plan.threads, c.threads);
     if (c.split) EXPECT_EQ(an.split, *c.split);
-    if (band_cuts) *band_cuts = an.partition.band_cuts;
+    if (stats) *stats = an.partition;
     const auto solver = make_solver<Real>(GetParam().variant, sys, &an, {.scheduler = GetParam().scheduler});
     const index_t n = c.a.rows;
     const std::vector<double> b = apiary::sptrsv::testing::rhs(n, c.rhs);
@@ -159,8 +159,9 @@ TEST_P(SptrsvTaskWidths, GeneratedSystemsInDouble) {
   EXPECT_LE(error<double>(big), 1e-12) << big.name;
 }
 
-// The TASSL variants on partitions split in bands of row levels (at n_max 128 where the
-// case leaves it to the model, so that components are cut).
+// The TASSL variants on partitions split in bands of row levels, and in tiles along the
+// strides (at n_max 128 where the case leaves it to the model, so that components are
+// cut).
 class SptrsvSplits : public SptrsvSolvers {};
 
 TEST_P(SptrsvSplits, GeneratedSystemsInBands) {
@@ -169,11 +170,26 @@ TEST_P(SptrsvSplits, GeneratedSystemsInBands) {
     c.split = Split::bands;
     if (c.n_max == 0) c.n_max = 128;
     c.name += " in bands";
-    index_t band_cuts = 0;
-    EXPECT_LE(error<double>(c, &band_cuts), 1e-12) << c.name;
-    cut += band_cuts > 0;
+    PartitionStats st;
+    EXPECT_LE(error<double>(c, &st), 1e-12) << c.name;
+    cut += st.band_cuts > 0;
   }
   EXPECT_GE(cut, 5) << "too few cases end a band: the test misses what it is for";
+}
+
+// Grids have 2 or 3 strides and get boxes; the other cases one stride or none, where tiles
+// are bands of levels cut by index: every case is split, feasibly either way.
+TEST_P(SptrsvSplits, GeneratedSystemsInTiles) {
+  int tiled = 0;
+  for (Case c : generated_cases()) {
+    c.split = Split::tiles;
+    if (c.n_max == 0) c.n_max = 128;
+    c.name += " in tiles";
+    PartitionStats st;
+    EXPECT_LE(error<double>(c, &st), 1e-12) << c.name;
+    tiled += st.tiles > 1;
+  }
+  EXPECT_GE(tiled, 5) << "too few cases are cut in tiles: the test misses what it is for";
 }
 
 TEST_P(SptrsvSolvers, GeneratedSystemsInFloat) {
