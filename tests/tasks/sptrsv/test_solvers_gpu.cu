@@ -160,36 +160,35 @@ TEST_P(SptrsvTaskWidths, GeneratedSystemsInDouble) {
 }
 
 // The TASSL variants on partitions split in bands of row levels, and in tiles along the
-// strides (at n_max 128 where the case leaves it to the model, so that components are
-// cut).
-class SptrsvSplits : public SptrsvSolvers {};
+// strides (grids get boxes; the other cases, with one stride or none, bands of levels cut
+// by index).
+class SptrsvSplits : public SptrsvSolvers {
+ protected:
+  // Every generated case split so (at n_max 128 where the case leaves it to the model,
+  // so that components are cut); returns how many of them `cut` says were cut.
+  template <class Cut>
+  int solve_split(Split split, Cut cut) {
+    int count = 0;
+    for (Case c : generated_cases()) {
+      c.split = split;
+      if (c.n_max == 0) c.n_max = 128;
+      c.name += std::string(" in ") + split_name(split);
+      PartitionStats st;
+      EXPECT_LE(error<double>(c, &st), 1e-12) << c.name;
+      count += cut(st) ? 1 : 0;
+    }
+    return count;
+  }
+};
 
 TEST_P(SptrsvSplits, GeneratedSystemsInBands) {
-  int cut = 0;
-  for (Case c : generated_cases()) {
-    c.split = Split::bands;
-    if (c.n_max == 0) c.n_max = 128;
-    c.name += " in bands";
-    PartitionStats st;
-    EXPECT_LE(error<double>(c, &st), 1e-12) << c.name;
-    cut += st.band_cuts > 0;
-  }
-  EXPECT_GE(cut, 5) << "too few cases end a band: the test misses what it is for";
+  EXPECT_GE(solve_split(Split::bands, [](const PartitionStats& st) { return st.band_cuts > 0; }), 5)
+      << "too few cases end a band: the test misses what it is for";
 }
 
-// Grids have 2 or 3 strides and get boxes; the other cases one stride or none, where tiles
-// are bands of levels cut by index: every case is split, feasibly either way.
 TEST_P(SptrsvSplits, GeneratedSystemsInTiles) {
-  int tiled = 0;
-  for (Case c : generated_cases()) {
-    c.split = Split::tiles;
-    if (c.n_max == 0) c.n_max = 128;
-    c.name += " in tiles";
-    PartitionStats st;
-    EXPECT_LE(error<double>(c, &st), 1e-12) << c.name;
-    tiled += st.tiles > 1;
-  }
-  EXPECT_GE(tiled, 5) << "too few cases are cut in tiles: the test misses what it is for";
+  EXPECT_GE(solve_split(Split::tiles, [](const PartitionStats& st) { return st.tiles > 1; }), 5)
+      << "too few cases are cut in tiles: the test misses what it is for";
 }
 
 TEST_P(SptrsvSolvers, GeneratedSystemsInFloat) {
