@@ -81,14 +81,10 @@ void run_sptrsv(const SptrsvArgs& args) {
   } else if (args.threads != "auto") {
     throw std::invalid_argument("--threads takes 256, 512 or 'auto', got '" + args.threads + "'");
   }
-  if (args.split == "heuristic") {
-    o.split = sptrsv::Split::heuristic;
-  } else if (args.split == "bands") {
-    o.split = sptrsv::Split::bands;
-  } else if (args.split == "tiles") {
-    o.split = sptrsv::Split::tiles;
-  } else if (args.split != "auto") {
-    throw std::invalid_argument("--split takes heuristic, bands, tiles or 'auto', got '" + args.split + "'");
+  if (args.split != "auto") {
+    o.split = sptrsv::parse_split(args.split);
+    if (!o.split)
+      throw std::invalid_argument("--split takes heuristic, bands, tiles or 'auto', got '" + args.split + "'");
   }
   o.rhs = args.rhs;
   o.reps = args.reps;

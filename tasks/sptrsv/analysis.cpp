@@ -117,6 +117,12 @@ const char* split_name(Split s) {
   return "?";
 }
 
+std::optional<Split> parse_split(std::string_view name) {
+  for (Split s : {Split::heuristic, Split::bands, Split::tiles})
+    if (name == split_name(s)) return s;
+  return std::nullopt;
+}
+
 LowerSystem make_lower_system(const Csr<double>& a, const SystemOptions& o) {
   sparse::require_square(a, "sptrsv");
   sparse::Triangle t;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "sparse/analysis.hpp"
@@ -51,7 +52,7 @@ struct AnalysisOptions {
   index_t n_max_limit = 0;    // largest sub-graph a 256-thread task holds (shared memory); > 0
   index_t wide_n_max_limit = 0;  // the same for a 512-thread task; 0: n_max_limit
   int threads = 0;            // task width (kTasslThreads or kWideTasslThreads); 0: the model chooses
-  // How components larger than n_max are split; unset: the model compares both.
+  // How components larger than n_max are split; unset: the model compares the splits.
   std::optional<Split> split{};
   // The models the choice compares, one per task width (ModelConstants::threads).
   std::vector<ModelConstants> models{kDefaultModel, kWideModel};
@@ -77,14 +78,16 @@ struct Analysis {
   std::vector<double> candidate_seconds;  // at its fastest task width,
   std::vector<int> candidate_threads;     // this one;
   std::vector<index_t> candidate_levels;  // its sub-graph levels;
-  // whether the choice took it into account (a bands or tiles candidate is passed over
-  // unless it halves the heuristic's sub-graph levels at its n_max, when the model
-  // chooses the split).
+  // whether the choice took it into account (when the model chooses the split, a bands or
+  // tiles candidate is passed over unless it halves the heuristic's sub-graph levels at
+  // its n_max, and a tiles candidate also unless it is predicted at least a quarter below
+  // every other candidate that counts).
   std::vector<bool> candidate_chosen_from;
 };
 
-// "heuristic", "bands" or "tiles" (reports, --split).
+// "heuristic", "bands" or "tiles" (reports, --split), and back; nullopt for another name.
 const char* split_name(Split s);
+std::optional<Split> parse_split(std::string_view name);
 
 // The limits of both task widths in one precision (max_subgraph).
 template <class Real>
@@ -97,7 +100,7 @@ AnalysisOptions limits_of(AnalysisOptions o = {}) {
 // Partition, schedule and layout of `s.lower`; with o.n_max = 0 every candidate (powers
 // of two from 32 up to the 256-thread limit, that limit and the 512-thread limit; none
 // past the first that holds all rows, whose partition a larger one would repeat; each
-// with either split unless o.split names one) is analysed in parallel, each under the
+// with every split, bands and tiles at a few sizes, unless o.split names one) is analysed in parallel, each under the
 // model of every task width that holds it (o.threads = 0) or of the given width, and the
 // n_max, split and width the model predicts fastest kept (plan.n_max, split,
 // plan.threads), among the candidates candidate_chosen_from marks.

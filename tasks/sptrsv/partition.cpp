@@ -582,14 +582,16 @@ Partition partition(const PartitionInput& in, index_t n_max, PartitionStats* sta
       continue;
     }
     ++st.split_components;
+    auto split_with = [&](auto& splitter) {  // made at the first component it splits
+      if (!splitter) splitter.emplace(in, n_max);
+      splitter->split(c, p.part, next_id, st);
+    };
     if (split == Split::bands) {
-      if (!bands) bands.emplace(in, n_max);
-      bands->split(c, p.part, next_id, st);
+      split_with(bands);
       continue;
     }
     if (split == Split::tiles) {
-      if (!tiles) tiles.emplace(in, n_max);
-      tiles->split(c, p.part, next_id, st);
+      split_with(tiles);
       continue;
     }
     const index_t n_split = (size + n_max - 1) / n_max;

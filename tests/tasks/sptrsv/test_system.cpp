@@ -283,6 +283,8 @@ TEST(SptrsvAnalysis, ModelChoosesTilesOnA3DGrid) {
   EXPECT_EQ(std::find(scattered.candidate_splits.begin(), scattered.candidate_splits.end(), Split::tiles),
             scattered.candidate_splits.end());
   EXPECT_STREQ(split_name(Split::tiles), "tiles");
+  for (Split k : {Split::heuristic, Split::bands, Split::tiles}) EXPECT_EQ(parse_split(split_name(k)), k);
+  EXPECT_FALSE(parse_split("levels"));
 }
 
 }  // namespace
