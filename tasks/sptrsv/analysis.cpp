@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <cmath>
+#include <functional>
+#include <mutex>
 #include <numeric>
 #include <span>
 #include <stdexcept>
@@ -52,6 +56,9 @@ struct Candidate {
   double seconds = 0;
   int threads = 0;  // the task width whose model gave `seconds`
   std::int64_t path_external = 0, path_internal = 0;
+  double lower_bound = 0;       // the model's time for its sub-graph levels alone
+  int lower_bound_threads = 0;  // the width whose model gave it
+  bool stopped = false;         // pruned while its slots were counted: s is incomplete
 };
 
 // The n_max candidates tried with Split::bands when the split is the model's choice. Bands
@@ -73,22 +80,121 @@ constexpr std::array<index_t, 2> kTileSizes{1024, 4096};
 // 34-36 -> 27-29 ms; H200 host, session 30).
 constexpr std::size_t kMinRange = std::size_t{1} << 13;
 
+// A lower bound above `bound` rules a candidate out. The margin keeps the rounding of
+// 4/3 * seconds (the tiles' rule, below) from ruling out one that the exact rule keeps.
+bool beaten(double lower_bound, double bound) { return lower_bound > bound * (1 + 1e-9); }
+
+// The rules by which analyze chooses among its candidates, and what the candidates tell
+// each other while they run so that one the rules have ruled out stops early
+// (AnalysisOptions::prune). Where the model chooses the split:
+// - bands and tiles are taken only where they at least halve the sub-graph levels of the
+//   heuristic at the same n_max: fewer levels is what they buy, and a smaller gain is
+//   within the model's error where levels hold many sub-graphs (poisson3d:100: bands at
+//   512 predicted 9% faster than the heuristic at 256, measured 8% slower; session 42);
+// - tiles, further, only where the model puts them at least a quarter below every other
+//   candidate so taken: on poisson3d:40 tiles of 16^3 were predicted 2% faster than the
+//   heuristic's 3 sub-graphs, within the model's error, on poisson3d:100 65% (session 43).
+// A candidate's lower bound is the model's time for its levels alone (start + alpha *
+// levels, the least over the widths' models): its slots only add to it. The bound is the
+// least, over the candidates analysed in full whose levels make them eligible, of a
+// heuristic or bands candidate's time and 4/3 of a tiles candidate's. A candidate whose
+// lower bound is above it can neither be chosen nor change the choice (docs/sptrsv.md,
+// "Pruning candidates"). Thread-safe.
+class Rules {
+ public:
+  Rules(const std::vector<index_t>& n_max, const std::vector<Split>& splits, bool split_given)
+      : splits_(splits), split_given_(split_given), heuristic_at_(n_max.size(), -1), levels_(n_max.size(), -1),
+        lower_bound_(n_max.size()), seconds_(n_max.size(), -1) {
+    for (std::size_t k = 0; k < n_max.size(); ++k)
+      for (std::size_t h = 0; h < n_max.size(); ++h)
+        if (splits[h] == Split::heuristic && n_max[h] == n_max[k] && heuristic_at_[k] < 0)
+          heuristic_at_[k] = static_cast<std::ptrdiff_t>(h);
+    for (auto& b : lower_bound_) b.store(-1, std::memory_order_relaxed);
+  }
+
+  // The candidate's DAG levels and lower bound are known.
+  void levels_known(std::size_t k, index_t levels, double lower_bound) {
+    std::lock_guard lock(mutex_);
+    levels_[k] = levels;
+    lower_bound_[k].store(lower_bound, std::memory_order_relaxed);
+    update();
+  }
+  // The candidate is analysed in full: the model's time for it.
+  void seconds_known(std::size_t k, double seconds) {
+    std::lock_guard lock(mutex_);
+    seconds_[k] = seconds;
+    update();
+  }
+  // Whether the candidate is out already (its lower bound known and beaten).
+  bool ruled_out(std::size_t k) const {
+    const double b = lower_bound_[k].load(std::memory_order_relaxed);
+    return b >= 0 && beaten(b, bound_.load(std::memory_order_relaxed));
+  }
+  double bound() const { return bound_.load(std::memory_order_relaxed); }
+
+  // Whether the levels allow the candidate (its own and the heuristic's at its n_max; once
+  // all are known).
+  bool halves_levels(std::size_t k) const {
+    if (split_given_ || splits_[k] == Split::heuristic || heuristic_at_[k] < 0) return true;
+    const index_t heuristic = levels_[static_cast<std::size_t>(heuristic_at_[k])];
+    return levels_[k] >= 0 && heuristic >= 0 && 2 * levels_[k] <= heuristic;
+  }
+  // Whether the tiles' rule applies to it.
+  bool tiles_rule(std::size_t k) const { return !split_given_ && splits_[k] == Split::tiles; }
+
+ private:
+  void update() {  // under mutex_
+    double bound = INFINITY;
+    for (std::size_t k = 0; k < splits_.size(); ++k)
+      if (seconds_[k] >= 0 && halves_levels(k))
+        bound = std::min(bound, tiles_rule(k) ? seconds_[k] * 4 / 3 : seconds_[k]);
+    bound_.store(bound, std::memory_order_relaxed);
+  }
+
+  std::vector<Split> splits_;
+  bool split_given_;
+  std::vector<std::ptrdiff_t> heuristic_at_;  // per candidate: the heuristic candidate at its n_max, -1: none
+  std::mutex mutex_;
+  std::vector<index_t> levels_;                // -1: not known yet
+  std::vector<std::atomic<double>> lower_bound_;  // -1: not known yet
+  std::vector<double> seconds_;                // -1: not analysed in full (yet)
+  std::atomic<double> bound_{INFINITY};
+};
+
 // The partition is feasible by construction (tests check partition() on its own), so
 // the schedule and the DAG skip their checks of it. The model needs only the schedule's
 // slots and the DAG's levels: edges are placed and predecessors listed for the chosen
 // candidate only, in analyze. The DAG needs only the partition: it is built beside the
 // slots (with nine candidates on a 16-core host, a candidate's time is the analysis's
-// critical path). Levels gathered by the slots pass itself saved CPU time and made the
-// analysis 10-15% slower there (blocks16x16000@0.1%, nh2010; H200 host, session 29).
-Candidate analyse_one(const PartitionInput& in, index_t n_max, Split split, std::span<const ModelConstants> models,
-                      unsigned threads) {
+// critical path), and once its levels are known the slots stop if the rules rule the
+// candidate out (with `prune`). Levels gathered by the slots pass itself saved CPU time
+// and made the analysis 10-15% slower there (blocks16x16000@0.1%, nh2010; H200 host,
+// session 29).
+Candidate analyse_one(const PartitionInput& in, std::size_t k, index_t n_max, Split split,
+                      std::span<const ModelConstants> models, unsigned threads, Rules& rules, bool prune) {
   Candidate c;
   c.p = partition(in, n_max, &c.stats, split);
+  const std::function<bool()> stop = [&] { return rules.ruled_out(k); };
   detail::side_by_side(
-      [&] { c.dag = detail::subgraph_dag_of_feasible(in.lower, c.p, detail::DagContent::levels); },
       [&] {
-        c.s = detail::schedule_of_feasible(in.lower, c.p, threads, kMinRange, detail::ScheduleContent::slots);
+        c.dag = detail::subgraph_dag_of_feasible(in.lower, c.p, detail::DagContent::levels);
+        for (const ModelConstants& model : models) {
+          const double bound = model_seconds(c.dag.levels, {}, model);
+          if (c.lower_bound_threads == 0 || bound < c.lower_bound) {
+            c.lower_bound = bound;
+            c.lower_bound_threads = model.threads;
+          }
+        }
+        rules.levels_known(k, c.dag.levels, c.lower_bound);
+      },
+      [&] {
+        c.s = detail::schedule_of_feasible(in.lower, c.p, threads, kMinRange, detail::ScheduleContent::slots,
+                                           prune ? stop : std::function<bool()>{});
       });
+  if (prune && rules.ruled_out(k)) {
+    c.stopped = true;
+    return c;
+  }
   // Each task width's model on the same partition and slots (the width changes only how
   // many rounds a slot takes); the fastest is the candidate's.
   bool have = false;
@@ -103,6 +209,7 @@ Candidate analyse_one(const PartitionInput& in, index_t n_max, Split split, std:
       c.path_internal = path.internal;
     }
   }
+  rules.seconds_known(k, c.seconds);
   return c;
 }
 
@@ -222,52 +329,50 @@ Analysis analyze(const LowerSystem& s, const AnalysisOptions& o) {
       if (n_max <= limit_of(m.threads)) fit.push_back(m);
     return fit;
   };
-  // Candidates are independent: analyse them concurrently, keep the best.
+  // Candidates are independent: analyse them concurrently, keep the best. They start in
+  // reverse order, the largest first: the largest n_max and the bands and tiles take the
+  // longest (their slots on few sub-graphs, the tiles' coordinates), and they are the
+  // ones most often predicted fastest, which rules the others out soonest.
   input.prepare_orders(*std::min_element(a.candidates.begin(), a.candidates.end()));
   // The hardware threads shared out between the candidates' schedules (the largest step
   // of a candidate): 2 each for nine candidates on 16 threads, all for a given n_max.
   const auto cores = std::max(1u, std::thread::hardware_concurrency());
   const auto schedule_threads = static_cast<unsigned>((cores + a.candidates.size() - 1) / a.candidates.size());
   std::vector<Candidate> tried(a.candidates.size());
-  detail::run_each(a.candidates.size(), [&](std::size_t k) {
-    tried[k] = analyse_one(input, a.candidates[k], a.candidate_splits[k], models_for(a.candidates[k]),
-                           schedule_threads);
+  Rules rules(a.candidates, a.candidate_splits, o.split.has_value());
+  detail::run_each(a.candidates.size(), [&](std::size_t i) {
+    const std::size_t k = a.candidates.size() - 1 - i;
+    tried[k] = analyse_one(input, k, a.candidates[k], a.candidate_splits[k], models_for(a.candidates[k]),
+                           schedule_threads, rules, o.prune);
   });
-  // Where the model chooses the split, bands and tiles are taken only where they at least
-  // halve the sub-graph levels of the heuristic at the same n_max: fewer levels is what
-  // they buy, and a smaller gain is within the model's error where levels hold many
-  // sub-graphs (poisson3d:100: bands at 512 predicted 9% faster than the heuristic at
-  // 256, measured 8% slower; session 42).
-  auto halves_levels = [&](std::size_t k) {
-    if (o.split || a.candidate_splits[k] == Split::heuristic) return true;
-    for (std::size_t h = 0; h < tried.size(); ++h)
-      if (a.candidate_splits[h] == Split::heuristic && a.candidates[h] == a.candidates[k])
-        return 2 * tried[k].dag.levels <= tried[h].dag.levels;
-    return true;
-  };
-  // Tiles, further, only where the model puts them at least a quarter below every other
-  // candidate: on poisson3d:40 tiles of 16^3 were predicted 2% faster than the heuristic's
-  // 3 sub-graphs, within the model's error, on poisson3d:100 65% (session 43).
+  // Every candidate's levels are known now, and the bound is final: the least over all
+  // candidates (the one that gives it is never ruled out), so which candidates are pruned
+  // does not depend on the order they finished in; one that finished before it was ruled
+  // out counts as pruned too.
+  auto pruned = [&](std::size_t k) { return o.prune && (tried[k].stopped || beaten(tried[k].lower_bound, rules.bound())); };
   double best_other = -1;
   for (std::size_t k = 0; k < tried.size(); ++k)
-    if (a.candidate_splits[k] != Split::tiles && halves_levels(k) &&
+    if (!pruned(k) && !rules.tiles_rule(k) && rules.halves_levels(k) &&
         (best_other < 0 || tried[k].seconds < best_other))
       best_other = tried[k].seconds;
   auto eligible = [&](std::size_t k) {
-    if (!halves_levels(k)) return false;
-    return o.split || a.candidate_splits[k] != Split::tiles || best_other < 0 || 4 * tried[k].seconds <= 3 * best_other;
+    if (pruned(k) || !rules.halves_levels(k)) return false;
+    return !rules.tiles_rule(k) || best_other < 0 || 4 * tried[k].seconds <= 3 * best_other;
   };
+  a.pruned_above = o.prune ? rules.bound() : 0;
   Candidate best;
   bool have = false;
   for (std::size_t k = 0; k < tried.size(); ++k) {
     Candidate& c = tried[k];
-    a.candidate_seconds.push_back(c.seconds);
-    a.candidate_threads.push_back(c.threads);
+    a.candidate_pruned.push_back(pruned(k));
+    a.candidate_seconds.push_back(pruned(k) ? c.lower_bound : c.seconds);
+    a.candidate_threads.push_back(pruned(k) ? c.lower_bound_threads : c.threads);
     a.candidate_levels.push_back(c.dag.levels);
     a.candidate_chosen_from.push_back(eligible(k));
     if (!a.candidate_chosen_from.back()) continue;
     if (!have || c.seconds < best.seconds) {
       best = std::move(c);
+      a.chosen = k;
       a.split = a.candidate_splits[k];
       have = true;
     }

@@ -56,6 +56,10 @@ struct AnalysisOptions {
   std::optional<Split> split{};
   // The models the choice compares, one per task width (ModelConstants::threads).
   std::vector<ModelConstants> models{kDefaultModel, kWideModel};
+  // Stop analysing a candidate once the model's time for its sub-graph levels alone is
+  // more than what another candidate needs to be chosen (it cannot be chosen then, nor
+  // change the choice); false: every candidate in full (the same choice, more time).
+  bool prune = true;
 };
 
 struct Analysis {
@@ -75,14 +79,18 @@ struct Analysis {
   Split split = Split::heuristic;  // how the chosen partition split large components
   std::vector<index_t> candidates;  // n_max values the model compared,
   std::vector<Split> candidate_splits;    // each with this split,
-  std::vector<double> candidate_seconds;  // at its fastest task width,
+  std::vector<double> candidate_seconds;  // at its fastest task width (pruned: its lower bound),
   std::vector<int> candidate_threads;     // this one;
+  std::vector<bool> candidate_pruned;     // pruned (AnalysisOptions::prune): its lower bound,
+                                          // the model's time for its levels alone, was above
+  double pruned_above = 0;                // this (0 without pruning);
   std::vector<index_t> candidate_levels;  // its sub-graph levels;
   // whether the choice took it into account (when the model chooses the split, a bands or
   // tiles candidate is passed over unless it halves the heuristic's sub-graph levels at
   // its n_max, and a tiles candidate also unless it is predicted at least a quarter below
   // every other candidate that counts).
   std::vector<bool> candidate_chosen_from;
+  std::size_t chosen = 0;  // the candidate kept (an index into the candidate arrays)
 };
 
 // "heuristic", "bands" or "tiles" (reports, --split), and back; nullopt for another name.
@@ -103,7 +111,8 @@ AnalysisOptions limits_of(AnalysisOptions o = {}) {
 // with every split, bands and tiles at a few sizes, unless o.split names one) is analysed in parallel, each under the
 // model of every task width that holds it (o.threads = 0) or of the given width, and the
 // n_max, split and width the model predicts fastest kept (plan.n_max, split,
-// plan.threads), among the candidates candidate_chosen_from marks.
+// plan.threads), among the candidates candidate_chosen_from marks; with o.prune a
+// candidate that cannot be chosen stops before its slots are all counted.
 Analysis analyze(const LowerSystem& s, const AnalysisOptions& o);
 
 }  // namespace apiary::sptrsv

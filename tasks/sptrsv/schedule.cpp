@@ -221,7 +221,8 @@ void detail::place_edges(const Csr<double>& lower, const Partition& p, Schedule&
 }
 
 Schedule detail::schedule_of_feasible(const Csr<double>& lower, const Partition& p, unsigned threads,
-                                      std::size_t min_range, ScheduleContent content) {
+                                      std::size_t min_range, ScheduleContent content,
+                                      const std::function<bool()>& stop) {
   const index_t n = lower.rows;
   Schedule s;
   s.subgraphs = p.parts;
@@ -254,12 +255,14 @@ Schedule detail::schedule_of_feasible(const Csr<double>& lower, const Partition&
       ++count[t];
     };
     for (index_t g = g0; g < g1; ++g) {
+      if (stop && stop()) return;
       external_count.clear();
       internal_count.clear();
       const index_t base = p.part_ptr[g], m = p.part_ptr[g + 1] - base;
       index_t* finished = s.division_slot.data() + base;  // a vertex's is read by later ones only
       index_t n_ext = 0, n_int = 0;
       for (index_t l = 0; l < m; ++l) {
+        if (l % kStopEvery == kStopEvery - 1 && stop && stop()) return;
         const auto [external, last] = place_row(
             lower, pos, base, p.vertices[base + l], finished, incoming,
             [&](index_t j, index_t) { bump(external_count, j); }, [&](index_t t, index_t) { bump(internal_count, t); });
@@ -277,6 +280,7 @@ Schedule detail::schedule_of_feasible(const Csr<double>& lower, const Partition&
   for_each_range(vertex_ranges, [&](std::size_t r, std::size_t g0, std::size_t g1) {
     count_range(static_cast<index_t>(g0), static_cast<index_t>(g1), parts[r]);
   });
+  if (stop && stop()) return s;  // incomplete: stopped (stop never turns false again)
   for (const Part& part : parts) {
     for (std::size_t k = 0; k < part.external_slots.size(); ++k) {
       s.external_slots.push_back(part.external_slots[k]);

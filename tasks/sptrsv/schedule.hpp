@@ -33,6 +33,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -89,9 +90,16 @@ enum class ScheduleContent { all, slots };
 // diagonals). With threads > 1 it runs on up to that many threads, in ranges of at least
 // min_range rows (the slots: ranges of sub-graphs) or edges (the edges: ranges of rows,
 // sub-graphs split between them); the result is the same.
+//
+// `stop`, when given, is asked between sub-graphs and every kStopEvery vertices of one; once
+// it says true (and it must say true from then on) the pass ends early and the schedule
+// is incomplete (analyze: a candidate the model has ruled out while its slots were being
+// counted).
+inline constexpr index_t kStopEvery = 1024;
 Schedule schedule_of_feasible(const Csr<double>& lower, const Partition& p, unsigned threads = 1,
                               std::size_t min_range = std::size_t{1} << 16,
-                              ScheduleContent content = ScheduleContent::all);
+                              ScheduleContent content = ScheduleContent::all,
+                              const std::function<bool()>& stop = {});
 
 // Makes the slots of schedule_of_feasible (ScheduleContent::slots, of this `lower` and
 // `p`) the whole schedule: the second half of ScheduleContent::all, on up to `threads`

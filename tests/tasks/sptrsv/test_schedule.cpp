@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -357,6 +358,30 @@ TEST(ScheduleThreads, RangesOnSeveralThreadsGiveTheSameSchedule) {
     FAIL() << "zero diagonal accepted";
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("zero diagonal at row 30"), std::string::npos) << e.what();
+  }
+}
+
+// analyze stops a candidate's slots pass once the model has ruled it out: a stop that
+// says true ends it early (fewer edges counted than the whole schedule has, on one
+// thread and on several), and one that never does changes nothing.
+TEST(ScheduleThreads, StopEndsTheSlotsPassEarly) {
+  const Csr<double> l = apiary::sparse::lower_triangle(apiary::sparse::poisson2d<double>(120, 120));
+  for (index_t n_max : {64, 14400}) {  // many sub-graphs, and one (stopped inside it)
+    SCOPED_TRACE(n_max);
+    const Partition p = partition(l, n_max);
+    const Schedule whole = detail::schedule_of_feasible(l, p, 1, 1, detail::ScheduleContent::slots);
+    for (unsigned threads : {1u, 4u}) {
+      std::atomic<int> asked{0};
+      const Schedule stopped = detail::schedule_of_feasible(l, p, threads, 1, detail::ScheduleContent::slots,
+                                                            [&] { return ++asked > 2; });
+      EXPECT_GT(asked.load(), 2);
+      EXPECT_LT(stopped.edge_ptr.back(), whole.edge_ptr.back());
+      const Schedule kept = detail::schedule_of_feasible(l, p, threads, 1, detail::ScheduleContent::slots,
+                                                         [] { return false; });
+      EXPECT_EQ(kept.slot_ptr, whole.slot_ptr);
+      EXPECT_EQ(kept.edge_ptr, whole.edge_ptr);
+      EXPECT_EQ(kept.division_slot, whole.division_slot);
+    }
   }
 }
 

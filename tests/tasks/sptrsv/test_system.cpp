@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -133,15 +134,18 @@ TEST(SptrsvAnalysis, ModelPicksAmongCandidates) {
   // The fastest of those the choice takes into account; a bands candidate only where it
   // halves the heuristic's sub-graph levels at its n_max.
   std::size_t best = 0;
+  ASSERT_EQ(an.candidate_pruned.size(), an.candidates.size());
   for (std::size_t k = 0; k < an.candidates.size(); ++k) {
     if (an.candidate_splits[k] == heuristic) {
-      EXPECT_TRUE(an.candidate_chosen_from[k]);
+      EXPECT_EQ(an.candidate_chosen_from[k], !an.candidate_pruned[k]);
     }
     if (an.candidate_chosen_from[k] && an.candidate_seconds[k] < an.candidate_seconds[best]) best = k;
   }
   for (std::size_t k : {6u, 7u}) {
-    EXPECT_EQ(an.candidate_chosen_from[k], 2 * an.candidate_levels[k] <= an.candidate_levels[k == 6 ? 2 : 4]);
+    EXPECT_EQ(an.candidate_chosen_from[k],
+              !an.candidate_pruned[k] && 2 * an.candidate_levels[k] <= an.candidate_levels[k == 6 ? 2 : 4]);
   }
+  EXPECT_EQ(an.chosen, best);
   EXPECT_EQ(an.plan.n_max, an.candidates[best]);
   EXPECT_EQ(an.split, an.candidate_splits[best]);
   EXPECT_DOUBLE_EQ(an.predicted_seconds, an.candidate_seconds[best]);
@@ -285,6 +289,79 @@ TEST(SptrsvAnalysis, ModelChoosesTilesOnA3DGrid) {
   EXPECT_STREQ(split_name(Split::tiles), "tiles");
   for (Split k : {Split::heuristic, Split::bands, Split::tiles}) EXPECT_EQ(parse_split(split_name(k)), k);
   EXPECT_FALSE(parse_split("levels"));
+}
+
+// Pruning (AnalysisOptions::prune) stops candidates that cannot be chosen: the choice,
+// the candidates and their levels must be those of the analysis in full; a pruned
+// candidate's reported time is a lower bound of its full one, above the bound; the bound
+// is the least over all candidates of what the choice's rules make a candidate beat (a
+// heuristic or bands candidate's time, 4/3 of a tiles candidate's, among those whose levels
+// make them eligible), whichever order they finished in; and the same candidates are
+// pruned every time.
+TEST(SptrsvAnalysis, PruningKeepsTheChoice) {
+  std::vector<std::pair<std::string, LowerSystem>> cases;
+  auto add = [&](const std::string& name, const Csr<double>& lower) { cases.emplace_back(name, make_lower_system(lower, {})); };
+  using namespace apiary::sparse;
+  add("poisson2d:60", lower_triangle(poisson2d<double>(60, 60)));
+  add("poisson2d:300", lower_triangle(poisson2d<double>(300, 300)));
+  add("poisson3d:40", lower_triangle(poisson3d<double>(40, 40, 40)));
+  add("poisson3d:60", lower_triangle(poisson3d<double>(60, 60, 60)));
+  add("banded", lower_triangle(banded<double>(3000, 40, 0, 5)));
+  add("blocks", block_diagonal_lower<double>(16, 1000, 0.001, 1));
+  add("random dag", random_lower_dag<double>({4000, 30, 1}, 7));
+  add("wide dag", random_lower_dag<double>({20000, 6, 4}, 3));
+  int pruned_somewhere = 0;
+  for (const auto& [name, s] : cases)
+    for (const AnalysisOptions& asked : {AnalysisOptions{}, AnalysisOptions{.split = Split::heuristic},
+                                         AnalysisOptions{.n_max = 512}}) {
+      SCOPED_TRACE(name + (asked.split ? " heuristic only" : "") + (asked.n_max ? " at n_max 512" : ""));
+      AnalysisOptions in_full = asked;
+      in_full.prune = false;
+      const Analysis full = analyze(s, limits_of<double>(in_full));
+      const Analysis pruned = analyze(s, limits_of<double>(asked));
+      EXPECT_EQ(pruned.plan.n_max, full.plan.n_max);
+      EXPECT_EQ(pruned.plan.threads, full.plan.threads);
+      EXPECT_EQ(pruned.split, full.split);
+      EXPECT_EQ(pruned.chosen, full.chosen);
+      EXPECT_EQ(pruned.predicted_seconds, full.predicted_seconds);
+      EXPECT_EQ(pruned.plan.subgraphs, full.plan.subgraphs);
+      EXPECT_EQ(pruned.candidates, full.candidates);
+      EXPECT_EQ(pruned.candidate_splits, full.candidate_splits);
+      EXPECT_EQ(pruned.candidate_levels, full.candidate_levels);
+      EXPECT_EQ(full.pruned_above, 0.0);
+      EXPECT_EQ(std::count(full.candidate_pruned.begin(), full.candidate_pruned.end(), true), 0);
+      // The bound, from the full analysis's candidates by the rules.
+      double bound = INFINITY;
+      for (std::size_t k = 0; k < full.candidates.size(); ++k) {
+        bool halves = true;
+        if (!asked.split && full.candidate_splits[k] != Split::heuristic)
+          for (std::size_t h = 0; h < full.candidates.size(); ++h)
+            if (full.candidate_splits[h] == Split::heuristic && full.candidates[h] == full.candidates[k])
+              halves = 2 * full.candidate_levels[k] <= full.candidate_levels[h];
+        const bool tiles = !asked.split && full.candidate_splits[k] == Split::tiles;
+        if (halves) bound = std::min(bound, tiles ? full.candidate_seconds[k] * 4 / 3 : full.candidate_seconds[k]);
+      }
+      EXPECT_DOUBLE_EQ(pruned.pruned_above, bound);
+      for (std::size_t k = 0; k < full.candidates.size(); ++k) {
+        SCOPED_TRACE(k);
+        if (pruned.candidate_pruned[k]) {
+          ++pruned_somewhere;
+          EXPECT_FALSE(pruned.candidate_chosen_from[k]);
+          EXPECT_LE(pruned.candidate_seconds[k], full.candidate_seconds[k]);
+          EXPECT_GT(pruned.candidate_seconds[k], pruned.pruned_above);
+        } else {
+          EXPECT_EQ(pruned.candidate_seconds[k], full.candidate_seconds[k]);
+          EXPECT_EQ(pruned.candidate_threads[k], full.candidate_threads[k]);
+          // Tiles may be taken into account where a pruned candidate would have made them
+          // miss the quarter; the others as in full.
+          if (full.candidate_splits[k] != Split::tiles || asked.split)
+            EXPECT_EQ(pruned.candidate_chosen_from[k], full.candidate_chosen_from[k]);
+        }
+      }
+      for (int again = 0; again < 2; ++again)
+        EXPECT_EQ(analyze(s, limits_of<double>(asked)).candidate_pruned, pruned.candidate_pruned);
+    }
+  EXPECT_GT(pruned_somewhere, 20);
 }
 
 }  // namespace
