@@ -27,7 +27,7 @@ struct SptrsvArgs {
   std::string nmax = "auto";
   std::string threads = "auto";
   std::string split = "auto";
-  bool lower = false, upper = false, unit = false, json = false;
+  bool lower = false, upper = false, unit = false, json = false, analysis_only = false;
   int rhs = 1;
   int reps = 5;
   double max_residual = 0;  // 0: by precision
@@ -90,6 +90,18 @@ void run_sptrsv(const SptrsvArgs& args) {
   o.reps = args.reps;
   // Input errors come first (they need no GPU); compare() then checks for a device.
   const LoadedMatrix m = load_matrix(args.matrix);
+  if (args.analysis_only) {  // the host's part alone: no GPU needed
+    const sptrsv::Comparison c = sptrsv::analysis_only(m.a, o);
+    if (args.json) {
+      nlohmann::json j = sptrsv::to_json(c);
+      j.erase("results");
+      j["matrix"] = m.name;
+      fmt::print("{}\n", j.dump(2));
+    } else {
+      fmt::print("matrix   {}\n{}{}", m.name, sptrsv::format_comparison(c), sptrsv::format_candidates(c.analysis));
+    }
+    return;
+  }
   const sptrsv::Comparison c = sptrsv::compare(m.a, o);
   if (args.json) {
     nlohmann::json j = sptrsv::to_json(c);
@@ -143,6 +155,12 @@ void add_sptrsv_command(CLI::App& app) {
   cmd->add_option("--max-residual", args->max_residual,
                   "fail when a variant's relative residual exceeds this (default 1e-10 double, 1e-4 float)");
   cmd->add_flag("--json", args->json, "print the results as JSON");
+  cmd->add_flag("--analysis-only", args->analysis_only,
+                "run the host's TASSL analysis alone and list the model's candidates (no GPU needed)")
+      ->excludes("--variant")
+      ->excludes("--scheduler")
+      ->excludes("--reps")
+      ->excludes("--max-residual");
   cmd->callback([args] { run_sptrsv(*args); });
 }
 

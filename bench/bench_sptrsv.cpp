@@ -5,6 +5,11 @@
 //
 //   bench_sptrsv --set quick --matrices ../shared/matrices --csv out.csv
 //   python3 bench/plot_sptrsv.py out.csv out.png
+//   bench_sptrsv --analysis-only --set quick --matrices ../shared/matrices --csv analysis.csv
+//
+// --analysis-only needs no GPU: it times the host's TASSL analysis alone, with its
+// candidates pruned and in full, alternated in one process (docs/sptrsv.md, "Pruning
+// candidates").
 //
 // Real matrices: the lower triangle, with a missing diagonal added and every diagonal
 // set to 1 + the row's absolute off-diagonal sum (the structure, which decides the time,
@@ -14,7 +19,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -50,18 +57,120 @@ std::vector<std::string> generated_specs(const std::string& set) {
 }
 
 // The paper's sets: 16 components of growing size at 0.1%, and a growing number of
-// 6,000-row components at 1%.
-std::vector<std::pair<std::string, Csr<double>>> synthetic(const std::string& set) {
-  std::vector<std::pair<std::string, Csr<double>>> out;
+// 6,000-row components at 1%; each made when its turn comes.
+struct Synthetic {
+  std::string name;
+  std::function<Csr<double>()> make;
+};
+std::vector<Synthetic> synthetic(const std::string& set) {
+  std::vector<Synthetic> out;
   const std::vector<index_t> sizes = set == "full" ? std::vector<index_t>{250, 1000, 4000, 16000, 55000}
                                                    : std::vector<index_t>{1000, 16000};
   for (index_t s : sizes)
-    out.emplace_back(fmt::format("blocks16x{}@0.1%", s), sparse::block_diagonal_lower<double>(16, s, 0.001, 1));
+    out.push_back({fmt::format("blocks16x{}@0.1%", s), [s] { return sparse::block_diagonal_lower<double>(16, s, 0.001, 1); }});
   const std::vector<index_t> counts = set == "full" ? std::vector<index_t>{8, 32, 128, 512}
                                                     : std::vector<index_t>{8, 64};
   for (index_t k : counts)
-    out.emplace_back(fmt::format("blocks{}x6000@1%", k), sparse::block_diagonal_lower<double>(k, 6000, 0.01, 2));
+    out.push_back({fmt::format("blocks{}x6000@1%", k), [k] { return sparse::block_diagonal_lower<double>(k, 6000, 0.01, 2); }});
   return out;
+}
+
+// Calls run(name, kind, lower, k, total) for the k-th (from 1) of the set's `total`
+// matrices, each that --only (`only`, when not empty) leaves in: the real matrices of
+// `folder` (square ones; the lower triangle with a missing diagonal added, made
+// diagonally dominant), the Poisson factors, the synthetic sets. A matrix left out is
+// neither read nor made.
+template <class Run>
+void for_each_matrix(const std::string& set, const std::string& folder, const std::vector<std::string>& only,
+                     Run&& run) {
+  std::vector<std::filesystem::path> files;
+  if (!folder.empty()) {
+    for (const auto& e : std::filesystem::directory_iterator(folder))
+      if (e.path().string().ends_with(".mtx.gz") || e.path().string().ends_with(".mtx")) files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+  }
+  const std::vector<std::string> specs = generated_specs(set);
+  const std::vector<Synthetic> synthetics = synthetic(set);
+  const std::size_t total = files.size() + specs.size() + synthetics.size();
+  std::size_t k = 0;
+  auto left_in = [&](const std::string& name) {
+    ++k;
+    return only.empty() || std::find(only.begin(), only.end(), name) != only.end();
+  };
+  for (const auto& f : files) {
+    std::string name = f.filename().string();
+    name = name.substr(0, name.find(".mtx"));
+    if (!left_in(name)) continue;
+    const Csr<double> a = sparse::read_csr<double>(f);
+    if (!a.is_square()) continue;
+    run(name, "real", sparse::dominant_diagonal(sparse::lower_triangle(a, sparse::Diagonal::add_missing, 1.0)), k,
+        total);
+  }
+  for (const auto& spec : specs)
+    if (left_in(spec)) run(spec, "poisson", sparse::lower_triangle(sparse::generate<double>(spec)), k, total);
+  for (const Synthetic& m : synthetics)
+    if (left_in(m.name)) run(m.name, "synthetic", m.make(), k, total);
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+// --analysis-only: each matrix's analysis `reps` times pruned and `reps` times in full
+// (AnalysisOptions::prune), alternated in one process, medians compared; the two must
+// choose the same plan. Host only.
+int analysis_bench(const std::string& set, const std::string& folder, const std::string& csv_path, int reps,
+                   const std::vector<std::string>& only) {
+  std::ofstream csv(csv_path);
+  csv << "matrix,kind,n,nnz,row_levels,n_max,threads,split,subgraphs,subgraph_levels,candidates,pruned,"
+         "analysis_ms,min_ms,max_ms,full_ms,full_min_ms,full_max_ms\n";
+  std::vector<double> ratios;
+  bool same = true;
+  for_each_matrix(set, folder, only, [&](const std::string& name, const std::string& kind, const Csr<double>& lower,
+                                         std::size_t k, std::size_t total) {
+    fmt::print("[{}/{}] {} (n {}, nnz {}) ... ", k, total, name, lower.rows, lower.nnz());
+    std::fflush(stdout);
+    sptrsv::CompareOptions pruned, full;
+    full.prune = false;
+    std::vector<double> with, without;
+    sptrsv::Comparison c, f;
+    try {
+      for (int rep = 0; rep < reps; ++rep) {
+        c = sptrsv::analysis_only(lower, pruned);
+        with.push_back(c.analysis_ms);
+        f = sptrsv::analysis_only(lower, full);
+        without.push_back(f.analysis_ms);
+      }
+    } catch (const std::exception& e) {
+      fmt::print("skipped: {}\n", e.what());
+      return;
+    }
+    const auto& a = c.analysis;
+    const bool agree = a.plan.n_max == f.analysis.plan.n_max && a.plan.threads == f.analysis.plan.threads &&
+                       a.split == f.analysis.split && a.predicted_seconds == f.analysis.predicted_seconds;
+    same = same && agree;
+    const auto pruned_count = std::count(a.candidate_pruned.begin(), a.candidate_pruned.end(), true);
+    const double ms = median(with), full_ms = median(without);
+    ratios.push_back(full_ms / ms);
+    csv << fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f}\n", name, kind,
+                       c.n, c.nnz, a.row_levels, a.plan.n_max, a.plan.threads, sptrsv::split_name(a.split),
+                       a.plan.subgraphs, a.plan.levels(), a.candidates.size(), pruned_count, ms,
+                       *std::min_element(with.begin(), with.end()), *std::max_element(with.begin(), with.end()),
+                       full_ms, *std::min_element(without.begin(), without.end()),
+                       *std::max_element(without.begin(), without.end()));
+    csv.flush();
+    fmt::print("{:.2f} ms ({} of {} candidates pruned), in full {:.2f} ms: {:.2f}x{}\n", ms, pruned_count,
+               a.candidates.size(), full_ms, full_ms / ms, agree ? "" : "; THE CHOICES DIFFER");
+  });
+  double log_sum = 0;
+  for (double r : ratios) log_sum += std::log(r);
+  fmt::print("\nanalysis on {} matrices ({} hardware threads): pruned against in full, geometric mean {:.2f}x "
+             "faster; {}\ncsv {}\n",
+             ratios.size(), std::thread::hardware_concurrency(), ratios.empty() ? 0.0 : std::exp(log_sum / ratios.size()),
+             same ? "the same plan chosen on every matrix" : "the choice DIFFERS on some matrix", csv_path);
+  return same ? 0 : 1;
 }
 
 }  // namespace
@@ -84,7 +193,12 @@ int main(int argc, char** argv) {
                  "each holds) and write the model's terms with the times to this CSV (to fit the model constants)");
   app.add_option("--only", only, "run only the matrices of these names (e.g. nh2010,poisson3d:100,blocks8x6000@1%)")
       ->delimiter(',');
+  bool analysis = false;
+  app.add_flag("--analysis-only", analysis,
+               "time the host's TASSL analysis alone, pruned and in full in turn (no GPU needed), and write "
+               "one row per matrix to the CSV");
   CLI11_PARSE(app, argc, argv);
+  if (analysis) return analysis_bench(set, folder, csv_path, reps, only);
   if (const auto reason = no_device_reason()) {
     std::fprintf(stderr, "bench_sptrsv: no GPU available (%s)\n", reason->c_str());
     return 1;
@@ -94,14 +208,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "bench_sptrsv: unknown scheduler '%s'\n", scheduler.c_str());
     return 1;
   }
-  std::vector<std::filesystem::path> files;
-  if (!folder.empty()) {
-    for (const auto& e : std::filesystem::directory_iterator(folder))
-      if (e.path().string().ends_with(".mtx.gz") || e.path().string().ends_with(".mtx")) files.push_back(e.path());
-    std::sort(files.begin(), files.end());
-  }
-  std::vector<std::string> specs = generated_specs(set);
-  const std::size_t total = files.size() + specs.size() + synthetic(set).size();
   fmt::print("device {}\n", describe(query_device()));
 
   std::ofstream csv(csv_path);
@@ -151,16 +257,9 @@ int main(int argc, char** argv) {
                                    c.analysis.predicted_seconds * 1e3);
         }
   };
-  std::size_t done = 0;
-  // True (and counted as done) for a matrix --only leaves out, before it is read or made.
-  auto skipped = [&](const std::string& name) {
-    if (only.empty() || std::find(only.begin(), only.end(), name) != only.end()) return false;
-    ++done;
-    return true;
-  };
-  auto run_one = [&](const std::string& name, const std::string& kind, const Csr<double>& lower) {
-    ++done;
-    fmt::print("[{}/{}] {} (n {}, nnz {}) ... ", done, total, name, lower.rows, lower.nnz());
+  auto run_one = [&](const std::string& name, const std::string& kind, const Csr<double>& lower, std::size_t k,
+                     std::size_t total) {
+    fmt::print("[{}/{}] {} (n {}, nnz {}) ... ", k, total, name, lower.rows, lower.nnz());
     std::fflush(stdout);
     sptrsv::Comparison c;
     try {
@@ -205,22 +304,7 @@ int main(int argc, char** argv) {
     csv.flush();
     std::fflush(stdout);
   };
-  for (const auto& f : files) {
-    std::string name = f.filename().string();
-    name = name.substr(0, name.find(".mtx"));
-    if (skipped(name)) continue;
-    const Csr<double> a = sparse::read_csr<double>(f);
-    if (!a.is_square()) {
-      ++done;
-      continue;
-    }
-    run_one(name, "real",
-            sparse::dominant_diagonal(sparse::lower_triangle(a, sparse::Diagonal::add_missing, 1.0)));
-  }
-  for (const auto& s : specs)
-    if (!skipped(s)) run_one(s, "poisson", sparse::lower_triangle(sparse::generate<double>(s)));
-  for (const auto& [name, l] : synthetic(set))
-    if (!skipped(name)) run_one(name, "synthetic", l);
+  for_each_matrix(set, folder, only, run_one);
 
   if (!json_path.empty()) std::ofstream(json_path) << all.dump(1) << "\n";
   // The issue's goals, over matrices with at least 10^4 rows.

@@ -114,24 +114,54 @@ std::optional<long long> Comparison::break_even(const VariantResult& r) const {
   return static_cast<long long>(std::ceil((mine - theirs) / (cu->solve_ms - r.solve_ms)));
 }
 
-Comparison compare(const Csr<double>& a, const CompareOptions& o) {
+namespace {
+
+// What compare() and analysis_only() share: the options checked, the system, the
+// comparison's header.
+Comparison start_comparison(const Csr<double>& a, const CompareOptions& o, LowerSystem* sys) {
   if (o.rhs < 1) throw std::invalid_argument("sptrsv: --rhs must be at least 1");
   if (o.reps < 1) throw std::invalid_argument("sptrsv: --reps must be at least 1");
   Comparison c;
-  const LowerSystem sys = make_lower_system(a, o.system);
-  c.n = sys.lower.rows;
-  c.nnz = static_cast<std::int64_t>(sys.lower.nnz());
-  c.triangle = sys.triangle;
+  *sys = make_lower_system(a, o.system);
+  c.n = sys->lower.rows;
+  c.nnz = static_cast<std::int64_t>(sys->lower.nnz());
+  c.triangle = sys->triangle;
   c.unit_diagonal = o.system.unit_diagonal;
   c.precision = o.precision;
   c.rhs = o.rhs;
+  return c;
+}
+
+// The TASSL analysis of the system in the comparison's precision, its wall time in
+// c.analysis_ms.
+Analysis timed_analysis(const LowerSystem& sys, const CompareOptions& o, Comparison& c) {
+  const auto t0 = Clock::now();
+  const AnalysisOptions asked{.n_max = o.n_max, .threads = o.threads, .split = o.split, .prune = o.prune};
+  Analysis an = analyze(sys, o.precision == Precision::single ? limits_of<float>(asked) : limits_of<double>(asked));
+  c.analysis_ms = ms_since(t0);
+  return an;
+}
+
+// The analysis a comparison keeps: its statistics, without the plan's arrays.
+Analysis statistics_of(Analysis an) {
+  DevicePlan kept;
+  kept.n_max = an.plan.n_max;
+  kept.threads = an.plan.threads;
+  kept.subgraphs = an.plan.subgraphs;
+  kept.level_ptr = std::move(an.plan.level_ptr);
+  an.plan = std::move(kept);
+  return an;
+}
+
+}  // namespace
+
+Comparison compare(const Csr<double>& a, const CompareOptions& o) {
+  LowerSystem sys;
+  Comparison c = start_comparison(a, o, &sys);
   if (const auto reason = no_device_reason()) throw std::runtime_error("no GPU available (" + *reason + ")");
   APIARY_CUDA_CHECK(cudaFree(nullptr));  // create the context now, not in the first variant's set-up time
   const bool single = o.precision == Precision::single;
-  const auto t0 = Clock::now();
-  const AnalysisOptions asked{.n_max = o.n_max, .threads = o.threads, .split = o.split};
-  const Analysis an = analyze(sys, single ? limits_of<float>(asked) : limits_of<double>(asked));
-  c.analysis_ms = ms_since(t0);
+  const Analysis an = timed_analysis(sys, o, c);
   const auto diag = o.system.unit_diagonal ? sparse::Diagonal::unit : sparse::Diagonal::keep;
   const Csr<double> triangle = sys.triangle == sparse::Triangle::lower ? sparse::lower_triangle(a, diag)
                                                                        : sparse::upper_triangle(a, diag);
@@ -143,12 +173,14 @@ Comparison compare(const Csr<double>& a, const CompareOptions& o) {
       c.results.push_back(single ? measure<float>(v, s, sys, an, triangle, b, o)
                                  : measure<double>(v, s, sys, an, triangle, b, o));
   }
-  c.analysis = an;
-  c.analysis.plan = DevicePlan{};  // statistics only
-  c.analysis.plan.n_max = an.plan.n_max;
-  c.analysis.plan.threads = an.plan.threads;
-  c.analysis.plan.subgraphs = an.plan.subgraphs;
-  c.analysis.plan.level_ptr = an.plan.level_ptr;
+  c.analysis = statistics_of(an);
+  return c;
+}
+
+Comparison analysis_only(const Csr<double>& a, const CompareOptions& o) {
+  LowerSystem sys;
+  Comparison c = start_comparison(a, o, &sys);
+  c.analysis = statistics_of(timed_analysis(sys, o, c));
   return c;
 }
 
@@ -180,6 +212,7 @@ std::string format_comparison(const Comparison& c) {
       a.plan.threads, split_name(a.split),
       a.plan.subgraphs, a.plan.levels(),
       a.row_levels, 100.0 * share, a.total_slots, a.predicted_seconds * 1e3);
+  if (c.results.empty()) return out;  // analysis_only
   const VariantResult* cu = c.find(Variant::cusparse);
   out += fmt::format("{:<26} {:>10} {:>11} {:>11} {:>9} {:>10} {:>10} {:>11}\n", "variant", "setup ms", "solve ms",
                      "kernel ms", "GFLOPS", "residual", "vs cuSPARSE", "break-even");
@@ -199,6 +232,41 @@ std::string format_comparison(const Comparison& c) {
   out += "setup: solver construction (uploads; cuSPARSE: its analysis). TASSL variants add the analysis above.\n"
          "solve: median wall time of one solve() call for all right-hand sides, set-up of the run included.\n"
          "kernel: the runtime's kernels alone (megakernel: device clock, block 0's start to the last block's exit).\n";
+  return out;
+}
+
+std::string format_candidates(const Analysis& a) {
+  std::string out = fmt::format("{:>8} {:<10} {:>7} {:>8} {:>10}  (the model's candidates; * kept)\n", "n_max",
+                                "split", "levels", "threads", "model ms");
+  // The best prediction among the candidates the tiles' rule compares with.
+  double best_other = -1;
+  for (std::size_t k = 0; k < a.candidates.size(); ++k)
+    if (a.candidate_splits[k] != Split::tiles && a.candidate_chosen_from[k] &&
+        (best_other < 0 || a.candidate_seconds[k] < best_other))
+      best_other = a.candidate_seconds[k];
+  for (std::size_t k = 0; k < a.candidates.size(); ++k) {
+    std::string note = k == a.chosen ? "*" : "";
+    if (a.candidate_pruned[k]) {
+      note = fmt::format("pruned: its levels alone are above {:.4f} ms", a.pruned_above * 1e3);
+    } else if (!a.candidate_chosen_from[k]) {
+      // The rules of analyze: a bands or tiles candidate must halve the heuristic's levels
+      // at its n_max, and a tiles one also be predicted a quarter below every other.
+      note = "passed over: ";
+      index_t heuristic_levels = -1;
+      for (std::size_t h = 0; h < a.candidates.size(); ++h)
+        if (a.candidate_splits[h] == Split::heuristic && a.candidates[h] == a.candidates[k])
+          heuristic_levels = a.candidate_levels[h];
+      if (heuristic_levels >= 0 && 2 * a.candidate_levels[k] > heuristic_levels)
+        note += fmt::format("does not halve the heuristic's {} levels", heuristic_levels);
+      else
+        note += fmt::format("not a quarter below {:.4f} ms", best_other * 1e3);
+    }
+    // A pruned candidate's time is its lower bound (its levels' share): ">=".
+    out += fmt::format("{:>8} {:<10} {:>7} {:>8} {:>10}{}{}\n", a.candidates[k], split_name(a.candidate_splits[k]),
+                       a.candidate_levels[k], a.candidate_threads[k],
+                       fmt::format("{}{:.4f}", a.candidate_pruned[k] ? ">=" : "", a.candidate_seconds[k] * 1e3),
+                       note.empty() ? "" : "  ", note);
+  }
   return out;
 }
 
@@ -241,6 +309,8 @@ nlohmann::json to_json(const Comparison& c) {
           {"candidate_chosen_from", a.candidate_chosen_from},
           {"predicted_seconds", a.candidate_seconds},
           {"candidate_threads", a.candidate_threads},
+          {"candidate_pruned", a.candidate_pruned},
+          {"pruned_above_ms", a.pruned_above * 1e3},
           {"subgraphs", a.plan.subgraphs},
           {"subgraph_levels", a.plan.levels()},
           {"row_levels", a.row_levels},

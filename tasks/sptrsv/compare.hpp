@@ -34,6 +34,7 @@ struct CompareOptions {
   Precision precision = Precision::double_;
   int rhs = 1;
   int reps = 5;    // timed solves per variant (after one warm-up solve)
+  bool prune = true;  // AnalysisOptions::prune
 };
 
 struct VariantResult {
@@ -70,7 +71,16 @@ struct Comparison {
 // while solving is recorded in its result's `error` and the others still run.
 Comparison compare(const sparse::Csr<double>& a, const CompareOptions& o);
 
+// The system and its TASSL analysis alone, timed as compare() times it (analysis_ms,
+// analysis; no results; o.variants, schedulers and reps are not used): host only, no GPU
+// needed (`apiary sptrsv --analysis-only`, `bench_sptrsv --analysis-only`). Throws for
+// bad input as compare() does.
+Comparison analysis_only(const sparse::Csr<double>& a, const CompareOptions& o);
+
 std::string format_comparison(const Comparison& c);  // the table `apiary sptrsv` prints
+// The model's candidates, one line each: n_max, split, sub-graph levels, task width,
+// predicted time, and whether the choice took it (or why it passed it over).
+std::string format_candidates(const Analysis& a);
 nlohmann::json to_json(const Comparison& c);
 std::string_view to_string(Precision p);
 

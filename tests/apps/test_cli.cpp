@@ -275,6 +275,35 @@ TEST(Cli, SptrsvSolvesWithEveryVariant) {
   }
 }
 
+// The host's analysis alone runs anywhere, GPU or not: the plan chosen and the model's
+// candidates, as text and as JSON (without results); options of the solves are refused.
+TEST(Cli, SptrsvAnalysisOnlyNeedsNoGpu) {
+  const RunResult r = run_apiary({"sptrsv", "poisson3d:40", "--lower", "--analysis-only"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  EXPECT_NE(r.out.find("lower triangular system, n 64000"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("analysis "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(the model's candidates; * kept)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("pruned: its levels alone are above"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("vs cuSPARSE"), std::string::npos) << r.out;  // no variant ran
+  const RunResult j = run_apiary({"sptrsv", "poisson3d:40", "--lower", "--analysis-only", "--json"});
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  const nlohmann::json doc = parse_json(j);
+  EXPECT_EQ(doc["n"], 64000);
+  EXPECT_EQ(doc["matrix"], "poisson3d:40");
+  EXPECT_FALSE(doc.contains("results")) << doc.dump(2);
+  ASSERT_EQ(doc["candidate_pruned"].size(), doc["n_max_candidates"].size()) << doc.dump(2);
+  int pruned = 0;
+  for (const auto& p : doc["candidate_pruned"]) pruned += p.get<bool>();
+  EXPECT_GT(pruned, 0) << doc.dump(2);
+  EXPECT_GT(doc["pruned_above_ms"].get<double>(), 0.0) << doc.dump(2);
+  // Bad input is still one line; options of the solves do not go with it.
+  expect_one_line_error(run_apiary({"sptrsv", "poisson2d:10", "--analysis-only"}), "sptrsv --analysis-only full");
+  EXPECT_NE(run_apiary({"sptrsv", "poisson2d:10", "--lower", "--analysis-only", "--reps", "3"}).exit_code, 0);
+  EXPECT_NE(run_apiary({"sptrsv", "poisson2d:10", "--lower", "--analysis-only", "--variant", "cusparse"}).exit_code,
+            0);
+}
+
 // ---- real matrices from ../shared/matrices ----------------------------------------
 
 fs::path shared_matrices() { return fs::path(APIARY_SHARED_MATRICES); }
