@@ -15,6 +15,7 @@
 // set to 1 + the row's absolute off-diagonal sum (the structure, which decides the time,
 // is the matrix's own; the values only keep the solve well conditioned).
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -67,11 +68,13 @@ std::vector<Synthetic> synthetic(const std::string& set) {
   const std::vector<index_t> sizes = set == "full" ? std::vector<index_t>{250, 1000, 4000, 16000, 55000}
                                                    : std::vector<index_t>{1000, 16000};
   for (index_t s : sizes)
-    out.push_back({fmt::format("blocks16x{}@0.1%", s), [s] { return sparse::block_diagonal_lower<double>(16, s, 0.001, 1); }});
+    out.push_back({fmt::format("blocks16x{}@0.1%", s),
+                   [s] { return sparse::block_diagonal_lower<double>(16, s, 0.001, 1); }});
   const std::vector<index_t> counts = set == "full" ? std::vector<index_t>{8, 32, 128, 512}
                                                     : std::vector<index_t>{8, 64};
   for (index_t k : counts)
-    out.push_back({fmt::format("blocks{}x6000@1%", k), [k] { return sparse::block_diagonal_lower<double>(k, 6000, 0.01, 2); }});
+    out.push_back({fmt::format("blocks{}x6000@1%", k),
+                   [k] { return sparse::block_diagonal_lower<double>(k, 6000, 0.01, 2); }});
   return out;
 }
 
@@ -120,12 +123,13 @@ double median(std::vector<double> v) {
 
 // --analysis-only: each matrix's analysis `reps` times pruned and `reps` times in full
 // (AnalysisOptions::prune), alternated in one process, medians compared; the two must
-// choose the same plan. Host only.
+// choose the same plan. Then `reps` times the analysis's reuse for a matrix of the same
+// pattern (refresh_values with the values halved), against the analysis. Host only.
 int analysis_bench(const std::string& set, const std::string& folder, const std::string& csv_path, int reps,
                    const std::vector<std::string>& only) {
   std::ofstream csv(csv_path);
   csv << "matrix,kind,n,nnz,row_levels,n_max,threads,split,subgraphs,subgraph_levels,candidates,pruned,"
-         "analysis_ms,min_ms,max_ms,full_ms,full_min_ms,full_max_ms\n";
+         "analysis_ms,min_ms,max_ms,full_ms,full_min_ms,full_max_ms,refresh_ms\n";
   std::vector<double> ratios;
   bool same = true;
   for_each_matrix(set, folder, only, [&](const std::string& name, const std::string& kind, const Csr<double>& lower,
@@ -147,6 +151,18 @@ int analysis_bench(const std::string& set, const std::string& folder, const std:
       fmt::print("skipped: {}\n", e.what());
       return;
     }
+    // The reuse: the same pattern, other values.
+    const sptrsv::LowerSystem sys = sptrsv::make_lower_system(lower, {});
+    Csr<double> halved = lower;
+    for (double& v : halved.val) v *= 0.5;
+    const sptrsv::LowerSystem other = sptrsv::make_lower_system(halved, {});
+    sptrsv::Analysis reused = sptrsv::analyze(sys, sptrsv::limits_of<double>());
+    std::vector<double> refresh;
+    for (int rep = 0; rep < reps; ++rep) {
+      const auto t0 = std::chrono::steady_clock::now();
+      sptrsv::refresh_values(reused, rep % 2 ? sys : other);
+      refresh.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    }
     const auto& a = c.analysis;
     const bool agree = a.plan.n_max == f.analysis.plan.n_max && a.plan.threads == f.analysis.plan.threads &&
                        a.split == f.analysis.split && a.predicted_seconds == f.analysis.predicted_seconds;
@@ -154,21 +170,25 @@ int analysis_bench(const std::string& set, const std::string& folder, const std:
     const auto pruned_count = std::count(a.candidate_pruned.begin(), a.candidate_pruned.end(), true);
     const double ms = median(with), full_ms = median(without);
     ratios.push_back(full_ms / ms);
-    csv << fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f}\n", name, kind,
+    const double refresh_ms = median(refresh);
+    csv << fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f}\n", name, kind,
                        c.n, c.nnz, a.row_levels, a.plan.n_max, a.plan.threads, sptrsv::split_name(a.split),
                        a.plan.subgraphs, a.plan.levels(), a.candidates.size(), pruned_count, ms,
                        *std::min_element(with.begin(), with.end()), *std::max_element(with.begin(), with.end()),
                        full_ms, *std::min_element(without.begin(), without.end()),
-                       *std::max_element(without.begin(), without.end()));
+                       *std::max_element(without.begin(), without.end()), refresh_ms);
     csv.flush();
-    fmt::print("{:.2f} ms ({} of {} candidates pruned), in full {:.2f} ms: {:.2f}x{}\n", ms, pruned_count,
-               a.candidates.size(), full_ms, full_ms / ms, agree ? "" : "; THE CHOICES DIFFER");
+    fmt::print("{:.2f} ms ({} of {} candidates pruned), in full {:.2f} ms: {:.2f}x{}; new values {:.3f} ms ({:.0f}x "
+               "less than the analysis)\n",
+               ms, pruned_count, a.candidates.size(), full_ms, full_ms / ms, agree ? "" : "; THE CHOICES DIFFER",
+               refresh_ms, ms / refresh_ms);
   });
   double log_sum = 0;
   for (double r : ratios) log_sum += std::log(r);
   fmt::print("\nanalysis on {} matrices ({} hardware threads): pruned against in full, geometric mean {:.2f}x "
              "faster; {}\ncsv {}\n",
-             ratios.size(), std::thread::hardware_concurrency(), ratios.empty() ? 0.0 : std::exp(log_sum / ratios.size()),
+             ratios.size(), std::thread::hardware_concurrency(),
+             ratios.empty() ? 0.0 : std::exp(log_sum / static_cast<double>(ratios.size())),
              same ? "the same plan chosen on every matrix" : "the choice DIFFERS on some matrix", csv_path);
   return same ? 0 : 1;
 }

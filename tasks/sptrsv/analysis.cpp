@@ -349,7 +349,9 @@ Analysis analyze(const LowerSystem& s, const AnalysisOptions& o) {
   // candidates (the one that gives it is never ruled out), so which candidates are pruned
   // does not depend on the order they finished in; one that finished before it was ruled
   // out counts as pruned too.
-  auto pruned = [&](std::size_t k) { return o.prune && (tried[k].stopped || beaten(tried[k].lower_bound, rules.bound())); };
+  auto pruned = [&](std::size_t k) {
+    return o.prune && (tried[k].stopped || beaten(tried[k].lower_bound, rules.bound()));
+  };
   double best_other = -1;
   for (std::size_t k = 0; k < tried.size(); ++k)
     if (!pruned(k) && !rules.tiles_rule(k) && rules.halves_levels(k) &&
@@ -392,6 +394,14 @@ Analysis analyze(const LowerSystem& s, const AnalysisOptions& o) {
   a.path_external_slots = best.path_external;
   a.path_internal_slots = best.path_internal;
   return a;
+}
+
+void refresh_values(Analysis& a, const LowerSystem& s) {
+  if (s.reversed != a.plan.reversed)
+    throw std::invalid_argument(std::string("sptrsv::refresh_values: the analysis was made of ") +
+                                (a.plan.reversed ? "an upper" : "a lower") + " triangle, the system is " +
+                                (s.reversed ? "an upper" : "a lower") + " one");
+  refresh_values(a.plan, s.lower);
 }
 
 }  // namespace apiary::sptrsv

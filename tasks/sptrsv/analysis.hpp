@@ -115,4 +115,11 @@ AnalysisOptions limits_of(AnalysisOptions o = {}) {
 // candidate that cannot be chosen stops before its slots are all counted.
 Analysis analyze(const LowerSystem& s, const AnalysisOptions& o);
 
+// Reuses an analysis for another matrix of the same pattern: `s` (from make_lower_system
+// with the same triangle options as the analysed system) must have its pattern, only its
+// values may differ. The plan takes s's values (refresh_values, device_plan.hpp); a
+// solver made of the analysis afterwards solves `s`, a solver made before keeps the old
+// values. std::invalid_argument where the patterns differ; `a` is then unchanged.
+void refresh_values(Analysis& a, const LowerSystem& s);
+
 }  // namespace apiary::sptrsv

@@ -72,14 +72,15 @@ struct Comparison {
 Comparison compare(const sparse::Csr<double>& a, const CompareOptions& o);
 
 // The system and its TASSL analysis alone, timed as compare() times it (analysis_ms,
-// analysis; no results; o.variants, schedulers and reps are not used): host only, no GPU
-// needed (`apiary sptrsv --analysis-only`, `bench_sptrsv --analysis-only`). Throws for
+// analysis; no results; o.variants and o.schedulers are not used, o.rhs and o.reps only
+// checked): host only, no GPU needed (`apiary sptrsv --analysis-only`, `bench_sptrsv --analysis-only`). Throws for
 // bad input as compare() does.
 Comparison analysis_only(const sparse::Csr<double>& a, const CompareOptions& o);
 
 std::string format_comparison(const Comparison& c);  // the table `apiary sptrsv` prints
 // The model's candidates, one line each: n_max, split, sub-graph levels, task width,
-// predicted time, and whether the choice took it (or why it passed it over).
+// predicted time (pruned: its lower bound), and which one the choice kept, or why it
+// passed one over or pruned it.
 std::string format_candidates(const Analysis& a);
 nlohmann::json to_json(const Comparison& c);
 std::string_view to_string(Precision p);

@@ -202,6 +202,55 @@ DevicePlan build_device_plan(const Csr<double>& lower, const Partition& p, Sched
   return d;
 }
 
+void refresh_values(DevicePlan& d, const Csr<double>& lower) {
+  const index_t n = d.n;
+  auto fail = [](index_t row, const std::string& what) {
+    throw std::invalid_argument("sptrsv::refresh_values: row " + std::to_string(row) + " (0-based): " + what);
+  };
+  if (lower.rows != n || lower.cols != n)
+    throw std::invalid_argument("sptrsv::refresh_values: the plan has " + std::to_string(n) + " rows, the matrix " +
+                                std::to_string(lower.rows) + " x " + std::to_string(lower.cols));
+  // Every plan edge is one off-diagonal entry of the pattern it was made of; with as many
+  // off-diagonal entries here and each edge found, the patterns are the same.
+  const auto edges = static_cast<std::size_t>(d.edge_ptr.back());
+  if (lower.nnz() != edges + static_cast<std::size_t>(n))
+    throw std::invalid_argument("sptrsv::refresh_values: the matrix has " + std::to_string(lower.nnz()) +
+                                " entries, the plan's pattern " + std::to_string(edges + static_cast<std::size_t>(n)) +
+                                " (its edges and the diagonal)");
+  auto row_of = [&](index_t k) { return d.reversed ? n - 1 - d.load_index[k] : d.load_index[k]; };
+  sparse::UninitVector<double> diagonal(static_cast<std::size_t>(n));
+  sparse::UninitVector<double> value(edges);
+  const std::vector<std::size_t> range_begin =
+      detail::balanced_ranges(static_cast<std::size_t>(d.subgraphs),
+                              detail::range_count(edges + static_cast<std::size_t>(n), std::size_t{1} << 13,
+                                                  static_cast<std::size_t>(d.subgraphs)),
+                              [&](std::size_t g) { return d.edge_ptr[d.slot_ptr[g]] + d.part_ptr[g]; });
+  detail::for_each_range(range_begin, [&](std::size_t, std::size_t g0, std::size_t g1) {
+    for (auto g = static_cast<index_t>(g0); g < static_cast<index_t>(g1); ++g) {
+      const index_t base = d.part_ptr[g];
+      for (index_t k = base; k < d.part_ptr[g + 1]; ++k) {
+        const index_t i = row_of(k), last = lower.row_end(i) - 1;
+        if (last < lower.row_begin(i) || lower.col[last] != i) fail(i, "no diagonal stored last in the row");
+        if (lower.val[last] == 0.0) fail(i, "zero diagonal");
+        diagonal[k] = lower.val[last];
+      }
+      const index_t first_internal = d.slot_ptr[g] + d.external_slots[g];
+      for (index_t t = d.slot_ptr[g]; t < d.slot_ptr[g + 1]; ++t)
+        for (index_t e = d.edge_ptr[t]; e < d.edge_ptr[t + 1]; ++e) {
+          const index_t i = row_of(base + d.edge_target[e]);
+          const index_t j = t < first_internal ? (d.reversed ? n - 1 - d.edge_source[e] : d.edge_source[e])
+                                               : row_of(base + d.edge_source[e]);
+          const auto from = lower.col.begin() + lower.row_begin(i), to = lower.col.begin() + lower.row_end(i) - 1;
+          const auto at = std::lower_bound(from, to, j);
+          if (at == to || *at != j) fail(i, "no entry in column " + std::to_string(j) + ", which the plan's pattern has");
+          value[e] = lower.val[static_cast<std::size_t>(at - lower.col.begin())] / diagonal[base + d.edge_target[e]];
+        }
+    }
+  });
+  d.diagonal = std::move(diagonal);
+  d.edge_value = std::move(value);
+}
+
 std::vector<SubgraphTask> subgraph_tasks(const DevicePlan& d) {
   std::vector<SubgraphTask> tasks(static_cast<std::size_t>(d.subgraphs));
   for (index_t g = 0; g < d.subgraphs; ++g) {

@@ -3,8 +3,11 @@
 //
 //   auto sys = sptrsv::make_lower_system(a, {});
 //   auto an = sptrsv::analyze(sys, sptrsv::limits_of<double>());
-//   auto solver = sptrsv::make_solver<double>(sptrsv::Variant::tassl_deps, sys, an, {});
+//   auto solver = sptrsv::make_solver<double>(sptrsv::Variant::tassl_deps, sys, &an, {});
 //   solver->solve(d_b, d_x, 1, stream);
+//
+// A matrix of the same pattern needs no new analysis: sptrsv::refresh_values(an, sys2),
+// then a solver made of `an` solves sys2 (analysis.hpp).
 #pragma once
 
 #include <cuda_runtime_api.h>

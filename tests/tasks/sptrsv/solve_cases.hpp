@@ -34,6 +34,15 @@ inline Csr<double> chain(index_t n) {
   return from_edges(n, edges);
 }
 
+// A matrix of the same pattern with other values (refresh_values' tests): the entries
+// scaled row by row, the diagonal by more, so that a dominant diagonal stays dominant.
+inline Csr<double> revalued(Csr<double> a) {
+  for (index_t i = 0; i < a.rows; ++i)
+    for (index_t k = a.row_begin(i); k < a.row_end(i); ++k)
+      a.val[k] *= a.col[k] == i ? 1.5 + 0.25 * std::sin(0.1 * i) : 0.5 + 0.4 * std::cos(0.37 * k);
+  return a;
+}
+
 inline std::vector<double> rhs(index_t n, int columns = 1) {
   std::vector<double> b(static_cast<std::size_t>(n) * columns);
   for (std::size_t k = 0; k < b.size(); ++k) b[k] = 1.0 + 0.37 * ((k * 7919) % 13) - 0.5 * (k % 3);

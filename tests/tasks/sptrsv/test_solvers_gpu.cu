@@ -68,6 +68,9 @@ struct Case {
   index_t n_max = 0;  // 0: the model chooses
   int threads = 0;    // TASSL task width; 0: the model chooses
   std::optional<Split> split{};  // unset: the model chooses
+  // Analyse a matrix of the same pattern with other values (testing::revalued) and give
+  // the analysis this one's values (refresh_values) before the solver is made.
+  bool refreshed = false;
 };
 
 bool is_tassl(Variant v) {
@@ -84,7 +87,10 @@ class SptrsvSolvers : public ::testing::TestWithParam<Param> {
   double error(const Case& c, PartitionStats* stats = nullptr) {
     SCOPED_TRACE(c.name);
     const LowerSystem sys = make_lower_system(c.a, c.system);
-    const Analysis an = analyze(sys, limits_of<Real>({.n_max = c.n_max, .threads = c.threads, .split = c.split}));
+    const AnalysisOptions asked{.n_max = c.n_max, .threads = c.threads, .split = c.split};
+    Analysis an = analyze(c.refreshed ? make_lower_system(apiary::sptrsv::testing::revalued(c.a), c.system) : sys,
+                          limits_of<Real>(asked));
+    if (c.refreshed) refresh_values(an, sys);
     if (c.threads != 0) EXPECT_EQ(an.plan.threads, c.threads);
     if (c.split) EXPECT_EQ(an.split, *c.split);
     if (stats) *stats = an.partition;
@@ -191,6 +197,18 @@ TEST_P(SptrsvSplits, GeneratedSystemsInTiles) {
       << "too few cases are cut in tiles: the test misses what it is for";
 }
 
+// An analysis made of a matrix of the same pattern, given these values (refresh_values):
+// the solver made of it solves these.
+class SptrsvRefresh : public SptrsvSolvers {};
+
+TEST_P(SptrsvRefresh, AnalysisOfTheSamePatternWithTheseValues) {
+  for (Case c : generated_cases()) {
+    c.refreshed = true;
+    c.name += " (refreshed)";
+    EXPECT_LE(error<double>(c), 1e-12) << c.name;
+  }
+}
+
 TEST_P(SptrsvSolvers, GeneratedSystemsInFloat) {
   for (const Case& c : generated_cases()) EXPECT_LE(error<float>(c), 2e-5) << c.name;
 }
@@ -212,5 +230,6 @@ std::vector<Param> tassl_params() {
 
 INSTANTIATE_TEST_SUITE_P(Tassl, SptrsvTaskWidths, ::testing::ValuesIn(tassl_params()), param_name);
 INSTANTIATE_TEST_SUITE_P(Tassl, SptrsvSplits, ::testing::ValuesIn(tassl_params()), param_name);
+INSTANTIATE_TEST_SUITE_P(Tassl, SptrsvRefresh, ::testing::ValuesIn(tassl_params()), param_name);
 
 }  // namespace

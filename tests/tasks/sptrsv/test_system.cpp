@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "sparse/convert.hpp"
 #include "sparse/generators.hpp"
 #include "sparse/reference.hpp"
 #include "sparse/transform.hpp"
@@ -24,6 +25,7 @@ using apiary::sparse::index_t;
 using apiary::sparse::Triangle;
 using namespace apiary::sptrsv;
 using apiary::sptrsv::testing::relative_error;
+using apiary::sptrsv::testing::revalued;
 using apiary::sptrsv::testing::rhs;
 
 // A full, non-symmetric matrix with a dominant diagonal.
@@ -117,6 +119,96 @@ TEST(SptrsvSystem, DiagonalMatrixIsLower) {
   EXPECT_FALSE(s.reversed);
   const std::vector<double> b = rhs(d.rows);
   EXPECT_LE(relative_error(solve(d, {}, 64, b), apiary::sparse::triangular_solve(d, b)), 1e-15);
+}
+
+// An analysis is reused for a matrix of the same pattern: the plan refreshed with its
+// values solves it, and is the plan a new analysis of it makes (the same layout, the same
+// values bit for bit), for lower and upper triangles, unit diagonals and each split.
+TEST(SptrsvSystem, RefreshedAnalysisSolvesAMatrixOfTheSamePattern) {
+  struct Case {
+    std::string name;
+    Csr<double> a;
+    SystemOptions so;
+    AnalysisOptions ao;
+  };
+  using namespace apiary::sparse;
+  std::vector<Case> cases;
+  cases.push_back({"lower of a full matrix", full_matrix(), {.take = Triangle::lower}, limits_of<double>()});
+  cases.push_back({"upper of a full matrix", full_matrix(), {.take = Triangle::upper}, limits_of<double>()});
+  Csr<double> small = full_matrix();  // small off-diagonals: a unit triangle stays well conditioned
+  for (index_t i = 0; i < small.rows; ++i)
+    for (index_t k = small.row_begin(i); k < small.row_end(i); ++k)
+      if (small.col[k] != i) small.val[k] *= 0.05;
+  cases.push_back({"unit upper", small, {.take = Triangle::upper, .unit_diagonal = true},
+                   limits_of<double>({.n_max = 32})});
+  cases.push_back({"poisson2d:60 in bands", lower_triangle(poisson2d<double>(60, 60)), {},
+                   limits_of<double>({.n_max = 128, .split = Split::bands})});
+  cases.push_back({"poisson3d:20 in tiles", lower_triangle(poisson3d<double>(20, 20, 20)), {},
+                   limits_of<double>({.n_max = 125, .split = Split::tiles})});
+  cases.push_back({"random dag", random_lower_dag<double>({3000, 40, 3}, 11), {}, limits_of<double>()});
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    Analysis an = analyze(make_lower_system(c.a, c.so), c.ao);
+    const Csr<double> b_matrix = revalued(c.a);
+    const LowerSystem other = make_lower_system(b_matrix, c.so);
+    refresh_values(an, other);
+    const Analysis fresh = analyze(other, c.ao);
+    EXPECT_EQ(an.plan.edge_source, fresh.plan.edge_source);
+    EXPECT_EQ(an.plan.edge_value, fresh.plan.edge_value);
+    EXPECT_EQ(an.plan.diagonal, fresh.plan.diagonal);
+    const std::vector<double> b = rhs(c.a.rows);
+    const Triangle t = c.so.take.value_or(Triangle::lower);
+    const Csr<double> tri = t == Triangle::lower ? lower_triangle(b_matrix) : upper_triangle(b_matrix);
+    const auto ref = triangular_solve(tri, b, {.triangle = t, .unit_diagonal = c.so.unit_diagonal});
+    EXPECT_LE(relative_error(solve_with_plan(an.plan, b), ref), 1e-12);
+  }
+}
+
+// Refreshing with another pattern is refused with one line naming what differs, and leaves
+// the analysis as it was.
+TEST(SptrsvSystem, RefreshRefusesAnotherPattern) {
+  const Csr<double> lower = apiary::sparse::lower_triangle(full_matrix());
+  const LowerSystem s = make_lower_system(lower, {});
+  Analysis an = analyze(s, limits_of<double>({.n_max = 64}));
+  const Analysis before = an;
+  auto refused = [&](const LowerSystem& other, const std::string& expected) {
+    try {
+      refresh_values(an, other);
+      ADD_FAILURE() << "accepted: " << expected;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(an.plan.edge_value, before.plan.edge_value);
+    EXPECT_EQ(an.plan.diagonal, before.plan.diagonal);
+  };
+  // One entry moved to another column of its row (the same number of entries).
+  Csr<double> moved = lower;
+  const index_t row = 120, k = moved.row_begin(row);
+  ASSERT_LT(k, moved.row_end(row) - 1);
+  ASSERT_GT(moved.col[k], 0);  // the row's first entry, moved one column left
+  moved.col[k] -= 1;
+  refused(make_lower_system(moved, {}), "row 120 (0-based): no entry in column");
+  // One entry fewer.
+  apiary::sparse::Coo<double> coo;
+  coo.rows = coo.cols = lower.rows;
+  for (index_t i = 0; i < lower.rows; ++i)
+    for (index_t e = lower.row_begin(i); e < lower.row_end(i); ++e)
+      if (e != lower.row_begin(200)) coo.push_back(i, lower.col[e], lower.val[e]);
+  refused(make_lower_system(apiary::sparse::coo_to_csr(coo), {}), "entries, the plan's pattern");
+  // Another size, and the other triangle.
+  refused(make_lower_system(apiary::sparse::lower_triangle(apiary::sparse::banded<double>(100, 7, 5, 3)), {}),
+          "the plan has 300 rows");
+  refused(make_lower_system(apiary::sparse::upper_triangle(full_matrix()), {}), "the analysis was made of a lower triangle, the system is an upper one");
+  // A zero diagonal, where the plan is refreshed without make_lower_system's check.
+  Csr<double> zero = lower;
+  zero.val[zero.row_end(17) - 1] = 0.0;
+  try {
+    refresh_values(an.plan, zero);
+    ADD_FAILURE() << "zero diagonal accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("row 17 (0-based): zero diagonal"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(an.plan.diagonal, before.plan.diagonal);
 }
 
 TEST(SptrsvAnalysis, ModelPicksAmongCandidates) {
@@ -300,7 +392,9 @@ TEST(SptrsvAnalysis, ModelChoosesTilesOnA3DGrid) {
 // pruned every time.
 TEST(SptrsvAnalysis, PruningKeepsTheChoice) {
   std::vector<std::pair<std::string, LowerSystem>> cases;
-  auto add = [&](const std::string& name, const Csr<double>& lower) { cases.emplace_back(name, make_lower_system(lower, {})); };
+  auto add = [&](const std::string& name, const Csr<double>& lower) {
+    cases.emplace_back(name, make_lower_system(lower, {}));
+  };
   using namespace apiary::sparse;
   add("poisson2d:60", lower_triangle(poisson2d<double>(60, 60)));
   add("poisson2d:300", lower_triangle(poisson2d<double>(300, 300)));
