@@ -220,33 +220,67 @@ void refresh_values(DevicePlan& d, const Csr<double>& lower) {
   auto row_of = [&](index_t k) { return d.reversed ? n - 1 - d.load_index[k] : d.load_index[k]; };
   sparse::UninitVector<double> diagonal(static_cast<std::size_t>(n));
   sparse::UninitVector<double> value(edges);
-  const std::vector<std::size_t> range_begin =
-      detail::balanced_ranges(static_cast<std::size_t>(d.subgraphs),
-                              detail::range_count(edges + static_cast<std::size_t>(n), std::size_t{1} << 13,
-                                                  static_cast<std::size_t>(d.subgraphs)),
-                              [&](std::size_t g) { return d.edge_ptr[d.slot_ptr[g]] + d.part_ptr[g]; });
+  auto diagonals = [&](index_t g) {
+    for (index_t k = d.part_ptr[g]; k < d.part_ptr[g + 1]; ++k) {
+      const index_t i = row_of(k), last = lower.row_end(i) - 1;
+      if (last < lower.row_begin(i) || lower.col[last] != i) fail(i, "no diagonal stored last in the row");
+      if (lower.val[last] == 0.0) fail(i, "zero diagonal");
+      diagonal[k] = lower.val[last];
+    }
+  };
+  // Edges e0 .. e1 of sub-graph g, slot t holding e0, once g's diagonals are made.
+  auto values = [&](index_t g, index_t t, index_t e0, index_t e1) {
+    const index_t base = d.part_ptr[g], first_internal = d.slot_ptr[g] + d.external_slots[g];
+    for (; t < d.slot_ptr[g + 1] && d.edge_ptr[t] < e1; ++t) {
+      const bool external = t < first_internal;
+      for (index_t e = std::max(e0, d.edge_ptr[t]); e < std::min(e1, d.edge_ptr[t + 1]); ++e) {
+        const index_t i = row_of(base + d.edge_target[e]);
+        const index_t j = external ? (d.reversed ? n - 1 - d.edge_source[e] : d.edge_source[e])  // a row of x
+                                   : row_of(base + d.edge_source[e]);                            // a local index
+        const auto from = lower.col.begin() + lower.row_begin(i), to = lower.col.begin() + lower.row_end(i) - 1;
+        const auto at = std::lower_bound(from, to, j);
+        if (at == to || *at != j) fail(i, "no entry in column " + std::to_string(j) + ", which the plan's pattern has");
+        value[e] = lower.val[static_cast<std::size_t>(at - lower.col.begin())] / diagonal[base + d.edge_target[e]];
+      }
+    }
+  };
+  // Ranges of sub-graphs of about equal rows and edges, each sub-graph's diagonals and
+  // edges together (its rows stay in cache); a sub-graph with more edges than a range's
+  // share has its edges split in ranges of their own afterwards, once every diagonal is
+  // made (one of 24576 rows, or a plan of one sub-graph, would leave the other threads
+  // idle).
+  auto edges_of = [&](index_t g) { return d.edge_ptr[d.slot_ptr[g + 1]] - d.edge_ptr[d.slot_ptr[g]]; };
+  const std::size_t work = edges + static_cast<std::size_t>(n);
+  const std::size_t share = work / detail::range_count(work, std::size_t{1} << 13, work) + 1;
+  auto large = [&](index_t g) { return static_cast<std::size_t>(edges_of(g)) > share; };
+  std::vector<std::size_t> work_before{0};  // per sub-graph: its rows, and its edges unless large
+  for (index_t g = 0; g < d.subgraphs; ++g)
+    work_before.push_back(work_before.back() + static_cast<std::size_t>(d.part_ptr[g + 1] - d.part_ptr[g]) +
+                          (large(g) ? 0 : static_cast<std::size_t>(edges_of(g))));
+  const std::vector<std::size_t> range_begin = detail::balanced_ranges(
+      static_cast<std::size_t>(d.subgraphs),
+      detail::range_count(work_before.back(), std::size_t{1} << 13, static_cast<std::size_t>(d.subgraphs)),
+      [&](std::size_t g) { return work_before[g]; });
   detail::for_each_range(range_begin, [&](std::size_t, std::size_t g0, std::size_t g1) {
     for (auto g = static_cast<index_t>(g0); g < static_cast<index_t>(g1); ++g) {
-      const index_t base = d.part_ptr[g];
-      for (index_t k = base; k < d.part_ptr[g + 1]; ++k) {
-        const index_t i = row_of(k), last = lower.row_end(i) - 1;
-        if (last < lower.row_begin(i) || lower.col[last] != i) fail(i, "no diagonal stored last in the row");
-        if (lower.val[last] == 0.0) fail(i, "zero diagonal");
-        diagonal[k] = lower.val[last];
-      }
-      const index_t first_internal = d.slot_ptr[g] + d.external_slots[g];
-      for (index_t t = d.slot_ptr[g]; t < d.slot_ptr[g + 1]; ++t)
-        for (index_t e = d.edge_ptr[t]; e < d.edge_ptr[t + 1]; ++e) {
-          const index_t i = row_of(base + d.edge_target[e]);
-          const index_t j = t < first_internal ? (d.reversed ? n - 1 - d.edge_source[e] : d.edge_source[e])
-                                               : row_of(base + d.edge_source[e]);
-          const auto from = lower.col.begin() + lower.row_begin(i), to = lower.col.begin() + lower.row_end(i) - 1;
-          const auto at = std::lower_bound(from, to, j);
-          if (at == to || *at != j) fail(i, "no entry in column " + std::to_string(j) + ", which the plan's pattern has");
-          value[e] = lower.val[static_cast<std::size_t>(at - lower.col.begin())] / diagonal[base + d.edge_target[e]];
-        }
+      diagonals(g);
+      if (!large(g)) values(g, d.slot_ptr[g], d.edge_ptr[d.slot_ptr[g]], d.edge_ptr[d.slot_ptr[g + 1]]);
     }
   });
+  for (index_t g = 0; g < d.subgraphs; ++g) {
+    if (!large(g)) continue;
+    const auto first = static_cast<std::size_t>(d.edge_ptr[d.slot_ptr[g]]), count = static_cast<std::size_t>(edges_of(g));
+    const std::size_t pieces = (count + share - 1) / share;
+    std::vector<std::size_t> begin;
+    for (std::size_t r = 0; r <= pieces; ++r) begin.push_back(first + count * r / pieces);
+    detail::for_each_range(begin, [&](std::size_t, std::size_t e0, std::size_t e1) {
+      // The slot of e0: the last whose first edge is at or before it.
+      const auto t = static_cast<index_t>(std::upper_bound(d.edge_ptr.begin() + d.slot_ptr[g],
+                                                           d.edge_ptr.begin() + d.slot_ptr[g + 1],
+                                                           static_cast<index_t>(e0)) - d.edge_ptr.begin()) - 1;
+      values(g, t, static_cast<index_t>(e0), static_cast<index_t>(e1));
+    });
+  }
   d.diagonal = std::move(diagonal);
   d.edge_value = std::move(value);
 }

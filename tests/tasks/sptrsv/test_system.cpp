@@ -146,6 +146,10 @@ TEST(SptrsvSystem, RefreshedAnalysisSolvesAMatrixOfTheSamePattern) {
   cases.push_back({"poisson3d:20 in tiles", lower_triangle(poisson3d<double>(20, 20, 20)), {},
                    limits_of<double>({.n_max = 125, .split = Split::tiles})});
   cases.push_back({"random dag", random_lower_dag<double>({3000, 40, 3}, 11), {}, limits_of<double>()});
+  // One sub-graph of 10^4 rows: its edges split between threads (on a machine of two or
+  // more hardware threads).
+  cases.push_back({"poisson2d:100 in one sub-graph", lower_triangle(poisson2d<double>(100, 100)), {},
+                   limits_of<double>({.n_max = 10000, .threads = kWideTasslThreads})});
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
     Analysis an = analyze(make_lower_system(c.a, c.so), c.ao);
