@@ -362,6 +362,7 @@ Analysis analyze(const LowerSystem& s, const AnalysisOptions& o) {
     return !rules.tiles_rule(k) || best_other < 0 || 4 * tried[k].seconds <= 3 * best_other;
   };
   a.pruned_above = o.prune ? rules.bound() : 0;
+  a.tiles_below = std::max(best_other, 0.0);
   Candidate best;
   bool have = false;
   for (std::size_t k = 0; k < tried.size(); ++k) {
@@ -371,6 +372,7 @@ Analysis analyze(const LowerSystem& s, const AnalysisOptions& o) {
     a.candidate_threads.push_back(pruned(k) ? c.lower_bound_threads : c.threads);
     a.candidate_levels.push_back(c.dag.levels);
     a.candidate_chosen_from.push_back(eligible(k));
+    a.candidate_halves_levels.push_back(rules.halves_levels(k));
     if (!a.candidate_chosen_from.back()) continue;
     if (!have || c.seconds < best.seconds) {
       best = std::move(c);

@@ -90,6 +90,8 @@ struct Analysis {
   // its n_max, and a tiles candidate also unless it is predicted at least a quarter below
   // every other candidate that counts).
   std::vector<bool> candidate_chosen_from;
+  std::vector<bool> candidate_halves_levels;  // whether its levels pass the first of those rules,
+  double tiles_below = 0;  // and the time the second compares with (the best other; 0: none)
   std::size_t chosen = 0;  // the candidate kept (an index into the candidate arrays)
 };
 

@@ -238,29 +238,15 @@ std::string format_comparison(const Comparison& c) {
 std::string format_candidates(const Analysis& a) {
   std::string out = fmt::format("{:>8} {:<10} {:>7} {:>8} {:>10}  (the model's candidates; * kept)\n", "n_max",
                                 "split", "levels", "threads", "model ms");
-  // The best prediction among the candidates the tiles' rule compares with.
-  double best_other = -1;
-  for (std::size_t k = 0; k < a.candidates.size(); ++k)
-    if (a.candidate_splits[k] != Split::tiles && a.candidate_chosen_from[k] &&
-        (best_other < 0 || a.candidate_seconds[k] < best_other))
-      best_other = a.candidate_seconds[k];
   for (std::size_t k = 0; k < a.candidates.size(); ++k) {
+    // Why the choice did not take it: analyze's rules, as it recorded them.
     std::string note = k == a.chosen ? "*" : "";
-    if (a.candidate_pruned[k]) {
+    if (a.candidate_pruned[k])
       note = fmt::format("pruned: its levels alone are above {:.4f} ms", a.pruned_above * 1e3);
-    } else if (!a.candidate_chosen_from[k]) {
-      // The rules of analyze: a bands or tiles candidate must halve the heuristic's levels
-      // at its n_max, and a tiles one also be predicted a quarter below every other.
-      note = "passed over: ";
-      index_t heuristic_levels = -1;
-      for (std::size_t h = 0; h < a.candidates.size(); ++h)
-        if (a.candidate_splits[h] == Split::heuristic && a.candidates[h] == a.candidates[k])
-          heuristic_levels = a.candidate_levels[h];
-      if (heuristic_levels >= 0 && 2 * a.candidate_levels[k] > heuristic_levels)
-        note += fmt::format("does not halve the heuristic's {} levels", heuristic_levels);
-      else
-        note += fmt::format("not a quarter below {:.4f} ms", best_other * 1e3);
-    }
+    else if (!a.candidate_halves_levels[k])
+      note = "passed over: does not halve the heuristic's levels at its n_max";
+    else if (!a.candidate_chosen_from[k])
+      note = fmt::format("passed over: not a quarter below {:.4f} ms", a.tiles_below * 1e3);
     // A pruned candidate's time is its lower bound (its levels' share): ">=".
     out += fmt::format("{:>8} {:<10} {:>7} {:>8} {:>10}{}{}\n", a.candidates[k], split_name(a.candidate_splits[k]),
                        a.candidate_levels[k], a.candidate_threads[k],
@@ -311,6 +297,8 @@ nlohmann::json to_json(const Comparison& c) {
           {"candidate_threads", a.candidate_threads},
           {"candidate_pruned", a.candidate_pruned},
           {"pruned_above_ms", a.pruned_above * 1e3},
+          {"candidate_halves_levels", a.candidate_halves_levels},
+          {"tiles_below_ms", a.tiles_below * 1e3},
           {"subgraphs", a.plan.subgraphs},
           {"subgraph_levels", a.plan.levels()},
           {"row_levels", a.row_levels},

@@ -238,8 +238,8 @@ TEST(SptrsvAnalysis, ModelPicksAmongCandidates) {
     if (an.candidate_chosen_from[k] && an.candidate_seconds[k] < an.candidate_seconds[best]) best = k;
   }
   for (std::size_t k : {6u, 7u}) {
-    EXPECT_EQ(an.candidate_chosen_from[k],
-              !an.candidate_pruned[k] && 2 * an.candidate_levels[k] <= an.candidate_levels[k == 6 ? 2 : 4]);
+    EXPECT_EQ(an.candidate_halves_levels[k], 2 * an.candidate_levels[k] <= an.candidate_levels[k == 6 ? 2 : 4]);
+    EXPECT_EQ(an.candidate_chosen_from[k], !an.candidate_pruned[k] && an.candidate_halves_levels[k]);
   }
   EXPECT_EQ(an.chosen, best);
   EXPECT_EQ(an.plan.n_max, an.candidates[best]);
