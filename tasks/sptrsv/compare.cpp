@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -58,10 +59,16 @@ VariantResult measure(Variant v, std::optional<Scheduler> sched, const LowerSyst
   r.variant = v;
   r.scheduler = sched;
   try {
-    const auto t0 = Clock::now();
-    auto solver = make_solver<Real>(v, sys, &an, {.scheduler = sched.value_or(Scheduler::megakernel)});
-    APIARY_CUDA_CHECK(cudaDeviceSynchronize());
-    r.setup_ms = ms_since(t0);
+    std::unique_ptr<TriangularSolver<Real>> solver;
+    std::vector<double> setups;
+    for (int rep = 0; rep < o.setup_reps; ++rep) {
+      solver.reset();  // the last one's device memory goes first
+      const auto t0 = Clock::now();
+      solver = make_solver<Real>(v, sys, &an, {.scheduler = sched.value_or(Scheduler::megakernel)});
+      APIARY_CUDA_CHECK(cudaDeviceSynchronize());
+      setups.push_back(ms_since(t0));
+    }
+    r.setup_ms = median(setups);
     DeviceBuffer<Real> d_b(std::vector<Real>(b.begin(), b.end()));
     DeviceBuffer<Real> d_x(b.size());
     cudaStream_t stream = nullptr;
@@ -121,6 +128,7 @@ namespace {
 Comparison start_comparison(const Csr<double>& a, const CompareOptions& o, LowerSystem* sys) {
   if (o.rhs < 1) throw std::invalid_argument("sptrsv: --rhs must be at least 1");
   if (o.reps < 1) throw std::invalid_argument("sptrsv: --reps must be at least 1");
+  if (o.setup_reps < 1) throw std::invalid_argument("sptrsv: --setup-reps must be at least 1");
   Comparison c;
   *sys = make_lower_system(a, o.system);
   c.n = sys->lower.rows;
@@ -132,13 +140,18 @@ Comparison start_comparison(const Csr<double>& a, const CompareOptions& o, Lower
   return c;
 }
 
-// The TASSL analysis of the system in the comparison's precision, its wall time in
-// c.analysis_ms.
+// The TASSL analysis of the system in the comparison's precision (the last of
+// o.setup_reps), the median of their wall times in c.analysis_ms.
 Analysis timed_analysis(const LowerSystem& sys, const CompareOptions& o, Comparison& c) {
-  const auto t0 = Clock::now();
   const AnalysisOptions asked{.n_max = o.n_max, .threads = o.threads, .split = o.split, .prune = o.prune};
-  Analysis an = analyze(sys, o.precision == Precision::single ? limits_of<float>(asked) : limits_of<double>(asked));
-  c.analysis_ms = ms_since(t0);
+  Analysis an;
+  std::vector<double> times;
+  for (int rep = 0; rep < o.setup_reps; ++rep) {
+    const auto t0 = Clock::now();
+    an = analyze(sys, o.precision == Precision::single ? limits_of<float>(asked) : limits_of<double>(asked));
+    times.push_back(ms_since(t0));
+  }
+  c.analysis_ms = median(times);
   return an;
 }
 

@@ -34,13 +34,18 @@ struct CompareOptions {
   Precision precision = Precision::double_;
   int rhs = 1;
   int reps = 5;    // timed solves per variant (after one warm-up solve)
+  // Times the analysis and each variant's set-up is made, the last kept: analysis_ms and
+  // setup_ms are their medians. One analysis timed alone swung 5.4-10.9x cuSPARSE's on cs4
+  // between passes of the same benchmark on one H200 host (session 45); bench_sptrsv
+  // takes 3 of each, for both sides of that ratio.
+  int setup_reps = 1;
   bool prune = true;  // AnalysisOptions::prune
 };
 
 struct VariantResult {
   Variant variant;
   std::optional<Scheduler> scheduler;  // runtime variants only
-  double setup_ms = 0;                 // solver construction (uploads, library analysis)
+  double setup_ms = 0;                 // solver construction (uploads, library analysis); median of setup_reps
   double solve_ms = 0;                 // median over the repetitions, all rhs
   double min_ms = 0, max_ms = 0;
   std::optional<double> kernel_ms;     // runtime variants: the scheduler's kernel alone (median)
@@ -56,7 +61,7 @@ struct Comparison {
   bool unit_diagonal = false;
   Precision precision = Precision::double_;
   int rhs = 1;
-  double analysis_ms = 0;  // host TASSL analysis (partition, schedule, layout; n_max choice)
+  double analysis_ms = 0;  // host TASSL analysis (partition, schedule, layout; n_max choice); median of setup_reps
   Analysis analysis;       // plan arrays dropped: statistics only
   std::vector<VariantResult> results;
 
@@ -73,7 +78,7 @@ Comparison compare(const sparse::Csr<double>& a, const CompareOptions& o);
 
 // The system and its TASSL analysis alone, timed as compare() times it (analysis_ms,
 // analysis; no results; o.variants and o.schedulers are not used, o.rhs and o.reps only
-// checked): host only, no GPU needed (`apiary sptrsv --analysis-only`, `bench_sptrsv --analysis-only`). Throws for
+// checked; o.setup_reps analyses): host only, no GPU needed (`apiary sptrsv --analysis-only`, `bench_sptrsv --analysis-only`). Throws for
 // bad input as compare() does.
 Comparison analysis_only(const sparse::Csr<double>& a, const CompareOptions& o);
 

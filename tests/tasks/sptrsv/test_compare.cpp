@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "sparse/generators.hpp"
 #include "tasks/sptrsv/compare.hpp"
 
 namespace {
@@ -60,6 +61,24 @@ TEST(SptrsvCompare, GflopsAndFailedVariants) {
   EXPECT_EQ(j["results"][1]["error"], "out of memory");
   EXPECT_EQ(j["results"][0]["break_even_solves"], 16);
   EXPECT_DOUBLE_EQ(j["results"][2]["solve_ms"].get<double>(), 1.0);
+}
+
+// setup_reps analyses are timed and the last kept: the same analysis as one alone, and
+// a positive time; none is refused.
+TEST(SptrsvCompare, RepeatedAnalysesKeepTheSameAnalysis) {
+  const auto a = apiary::sparse::generate<double>("poisson2d:40");
+  CompareOptions o;
+  o.system.take = apiary::sparse::Triangle::lower;
+  const Comparison once = analysis_only(a, o);
+  o.setup_reps = 3;
+  const Comparison thrice = analysis_only(a, o);
+  EXPECT_GT(thrice.analysis_ms, 0.0);
+  EXPECT_EQ(thrice.analysis.plan.n_max, once.analysis.plan.n_max);
+  EXPECT_EQ(thrice.analysis.plan.subgraphs, once.analysis.plan.subgraphs);
+  EXPECT_EQ(thrice.analysis.plan.level_ptr, once.analysis.plan.level_ptr);
+  EXPECT_EQ(thrice.analysis.predicted_seconds, once.analysis.predicted_seconds);
+  o.setup_reps = 0;
+  EXPECT_THROW(analysis_only(a, o), std::invalid_argument);
 }
 
 }  // namespace
