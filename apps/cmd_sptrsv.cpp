@@ -113,12 +113,7 @@ void run_sptrsv(const SptrsvArgs& args) {
   }
   // A wrong answer or a failed variant is an error, not a table row to overlook.
   const double limit = args.max_residual > 0 ? args.max_residual : (args.precision == "float" ? 1e-4 : 1e-10);
-  for (const auto& r : c.results) {
-    if (!r.error.empty()) throw std::runtime_error(fmt::format("sptrsv: variant {} failed: {}", to_string(r.variant), r.error));
-    if (!(r.residual <= limit))
-      throw std::runtime_error(fmt::format("sptrsv: variant {} has residual {:.3e} above {:.1e}", to_string(r.variant),
-                                           r.residual, limit));
-  }
+  if (const auto error = sptrsv::result_error(c, limit)) throw std::runtime_error(*error);
 }
 
 }  // namespace

@@ -207,6 +207,22 @@ std::string label(const VariantResult& r) {
 
 }  // namespace
 
+std::optional<std::string> result_error(const Comparison& c, double limit) {
+  const VariantResult* cu = c.find(Variant::cusparse);
+  for (const auto& r : c.results) {
+    if (!r.error.empty()) return fmt::format("sptrsv: variant {} failed: {}", to_string(r.variant), r.error);
+    if (r.residual <= limit) continue;
+    std::string line = fmt::format("sptrsv: variant {} has residual {:.3e} above {:.1e}", to_string(r.variant),
+                                   r.residual, limit);
+    if (cu != nullptr && cu != &r && !(cu->residual <= limit))
+      line += fmt::format("; cuSPARSE's is {:.3e}, so the system itself is likely ill-conditioned for this "
+                          "right-hand side{}",
+                          cu->residual, c.unit_diagonal ? " (--unit-diagonal ignores the stored diagonal)" : "");
+    return line;
+  }
+  return std::nullopt;
+}
+
 std::string format_comparison(const Comparison& c) {
   const Analysis& a = c.analysis;
   const double share = a.internal_edges + a.external_edges == 0

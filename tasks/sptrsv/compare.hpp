@@ -83,6 +83,11 @@ Comparison compare(const sparse::Csr<double>& a, const CompareOptions& o);
 Comparison analysis_only(const sparse::Csr<double>& a, const CompareOptions& o);
 
 std::string format_comparison(const Comparison& c);  // the table `apiary sptrsv` prints
+// The one line `apiary sptrsv` stops with: the first variant that failed, or the first
+// whose residual is above `limit`; nullopt when every one is within it. When cuSPARSE's
+// residual is above the limit as well, the line says so: then the system (its
+// conditioning for this right-hand side), not a solver, is the likely cause.
+std::optional<std::string> result_error(const Comparison& c, double limit);
 // The model's candidates, one line each: n_max, split, sub-graph levels, task width,
 // predicted time (pruned: its lower bound), and which one the choice kept, or why it
 // passed one over or pruned it.

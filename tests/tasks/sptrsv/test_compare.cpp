@@ -63,6 +63,25 @@ TEST(SptrsvCompare, GflopsAndFailedVariants) {
   EXPECT_DOUBLE_EQ(j["results"][2]["solve_ms"].get<double>(), 1.0);
 }
 
+// The line `apiary sptrsv` stops with: a failed variant first, a residual over the limit,
+// and cuSPARSE's named when it is over the limit too.
+TEST(SptrsvCompare, ResultErrorNamesTheVariantAndCusparse) {
+  Comparison c = comparison();
+  EXPECT_FALSE(result_error(c, 1e-10).has_value());
+  c.results[0].residual = 3e65;
+  EXPECT_EQ(result_error(c, 1e-10), "sptrsv: variant tassl-deps has residual 3.000e+65 above 1.0e-10");
+  c.results[2].residual = 4e60;
+  c.unit_diagonal = true;
+  EXPECT_EQ(result_error(c, 1e-10),
+            "sptrsv: variant tassl-deps has residual 3.000e+65 above 1.0e-10; cuSPARSE's is 4.000e+60, so the "
+            "system itself is likely ill-conditioned for this right-hand side (--unit-diagonal ignores the "
+            "stored diagonal)");
+  c.results[0].residual = 1e-16;  // cuSPARSE alone: no second clause
+  EXPECT_EQ(result_error(c, 1e-10), "sptrsv: variant cusparse has residual 4.000e+60 above 1.0e-10");
+  c.results[1].error = "out of memory";
+  EXPECT_EQ(result_error(c, 1e-10), "sptrsv: variant syncfree failed: out of memory");
+}
+
 // setup_reps analyses are timed and the last kept: the same analysis as one alone, and
 // a positive time; none is refused.
 TEST(SptrsvCompare, RepeatedAnalysesKeepTheSameAnalysis) {
