@@ -76,10 +76,10 @@ struct Comparison {
 // while solving is recorded in its result's `error` and the others still run.
 Comparison compare(const sparse::Csr<double>& a, const CompareOptions& o);
 
-// The system and its TASSL analysis alone, timed as compare() times it (analysis_ms,
-// analysis; no results; o.variants and o.schedulers are not used, o.rhs and o.reps only
-// checked; o.setup_reps analyses): host only, no GPU needed (`apiary sptrsv --analysis-only`, `bench_sptrsv --analysis-only`). Throws for
-// bad input as compare() does.
+// The system and its TASSL analysis alone, timed as compare() times it (analysis_ms of
+// o.setup_reps analyses, analysis; no results; o.variants and o.schedulers are not used,
+// o.rhs and o.reps only checked): host only, no GPU needed (`apiary sptrsv
+// --analysis-only`, `bench_sptrsv --analysis-only`). Throws for bad input as compare() does.
 Comparison analysis_only(const sparse::Csr<double>& a, const CompareOptions& o);
 
 std::string format_comparison(const Comparison& c);  // the table `apiary sptrsv` prints

@@ -1,5 +1,5 @@
 // The report of `apiary sptrsv` without a GPU: break-even counts, the table's failure
-// rows and the JSON fields, on hand-made comparisons.
+// rows, the JSON fields and the error line, on hand-made comparisons; repeated analyses.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
