@@ -115,9 +115,10 @@ DevicePlan build_device_plan(const Csr<double>& lower, const Partition& p, Sched
 // Puts the values of `lower` into a plan made of a matrix of the same pattern (the same
 // rows, every off-diagonal entry where it was, the diagonal stored last in each row): the
 // diagonal and every edge value, in place; the partition, schedule and layout depend on
-// the pattern alone and stay. Ranges of sub-graphs on several threads, a large sub-graph's
-// edges split between them (each edge found by a binary search in its row). std::invalid_argument, naming a row (0-based, of
-// `lower`), where the pattern differs or a diagonal is zero; the plan is then unchanged.
+// the pattern alone and stay. Ranges of sub-graphs on several threads, a large
+// sub-graph's edges split between them (each edge found by a binary search in its row).
+// std::invalid_argument, naming a row (0-based, of `lower`), where the pattern differs or
+// a diagonal is zero; the plan is then unchanged.
 void refresh_values(DevicePlan& plan, const Csr<double>& lower);
 
 // One header per sub-graph, in sub-graph order.
